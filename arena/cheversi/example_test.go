@@ -1,0 +1,109 @@
+package cheversi_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
+)
+
+func ExampleNew() {
+	r, err := cheversi.New("cheversi", []game.Setting{{Key: "touch", Value: "any"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.Game(), r.Preset())
+	for _, s := range r.Settings() {
+		fmt.Printf("%s=%s\n", s.Key, s.Value)
+	}
+
+	_, err = cheversi.New("cheversi", []game.Setting{{Key: "touch", Value: "corner"}})
+	fmt.Println(errors.Is(err, game.ErrBadRules), err)
+	// Output:
+	// cheversi cheversi
+	// opening=king-first
+	// touch=any
+	// bishops_opposite=true
+	// queen_call=true
+	// black_king_last=true
+	// scoring=attacks
+	// true bad rules: touch = "corner" (want one of opponent, any, none)
+}
+
+func ExampleRules_Start() {
+	r, _ := cheversi.New("", nil)
+	st := r.Start()
+	moves := st.LegalMoves(nil)
+	fmt.Println(st.Turn(), st.Ply(), len(moves), moves[0], moves[63])
+	fmt.Println(st.Text())
+	fmt.Println(st.(*cheversi.State).Perft(2))
+	// Output:
+	// white 0 64 K@a1 K@h8
+	// 8/8/8/8/8/8/8/8 w 0 -
+	// 1680
+}
+
+func ExampleState_ParseMove() {
+	r, _ := cheversi.New("cheversi", nil)
+	st := r.Start()
+	for _, text := range []string{"k@e4", "Q@e4", "K@e4"} {
+		m, err := st.ParseMove(text)
+		switch {
+		case errors.Is(err, game.ErrBadNotation):
+			fmt.Println("notation:", err)
+		case errors.Is(err, game.ErrIllegalMove):
+			fmt.Println("illegal:", err)
+		default:
+			fmt.Println("ok:", m)
+		}
+	}
+	// Output:
+	// notation: bad move notation: "k@e4": piece letters are upper case (K)
+	// illegal: illegal move Q@e4: white's first move must place the king (opening king-first)
+	// ok: K@e4
+}
+
+func ExampleState_Play() {
+	r, _ := cheversi.New("cheversi", nil)
+	st := r.Start()
+	for _, text := range []string{"K@e4", "Q@e5"} {
+		m, err := st.ParseMove(text)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if err := st.Play(m); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	fmt.Println(st.Text())
+	// Black's queen calls White's: only queen moves next to e5.
+	fmt.Println(st.LegalMoves(nil))
+	pos := st.(*cheversi.State).Position()
+	fmt.Println(pos.Score(game.White), pos.Score(game.Black))
+	// Output:
+	// 8/8/8/4q3/4K3/8/8/8 w 2 e5
+	// [Q@d4 Q@f4 Q@d5 Q@f5 Q@d6 Q@e6 Q@f6]
+	// 7 23
+}
+
+func ExampleRules_ParsePosition() {
+	r, _ := cheversi.New("echeversi", nil)
+	pos, err := r.ParsePosition("8/8/8/4q3/4K3/8/8/8 w 2 e5")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// A search engine copies the position before playing on it.
+	moves := pos.GenerateMoves(nil)
+	child := pos
+	child.Play(moves[0])
+	fmt.Println(len(moves), moves[0], child.Text())
+	fmt.Println(child.Score(game.White), child.Score(game.Black))
+	// Output:
+	// 248 Q@a1 8/8/8/4q3/4K3/8/8/Q7 b 3 a1
+	// 23 22
+}

@@ -1,0 +1,219 @@
+package cheversi
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/arena-games/arena/arena/game"
+)
+
+// ParseMove decodes drop notation, "<piece>@<square>" with an upper-case
+// piece letter (K, Q, R, B, N) and a lower-case square (a1..h8), for
+// example "N@c3". It checks the notation only, not legality in a position;
+// use Position.ParseMove or State.ParseMove for that. Errors wrap
+// game.ErrBadNotation.
+func ParseMove(text string) (Move, error) {
+	if len(text) != 4 || text[1] != '@' {
+		return 0, fmt.Errorf("%w: %q is not <piece>@<square>, e.g. K@e4", game.ErrBadNotation, text)
+	}
+	i := strings.IndexByte(pieceLetters, text[0])
+	if i < 0 {
+		if j := strings.IndexByte(strings.ToLower(pieceLetters), text[0]); j >= 0 {
+			return 0, fmt.Errorf("%w: %q: piece letters are upper case (%c)", game.ErrBadNotation, text, pieceLetters[j])
+		}
+		return 0, fmt.Errorf("%w: %q: unknown piece %q (want one of K, Q, R, B, N)", game.ErrBadNotation, text, text[0:1])
+	}
+	sq, ok := parseSquare(text[2:])
+	if !ok {
+		return 0, fmt.Errorf("%w: %q: bad square %q (want a1..h8, lower case)", game.ErrBadNotation, text, text[2:])
+	}
+	return NewMove(Piece(i), sq), nil
+}
+
+// Text returns the position text described in the package documentation,
+// for example "8/8/8/8/4K3/8/8/8 b 1 e4".
+func (p *Position) Text() string {
+	var sb strings.Builder
+	sb.Grow(64 + 12)
+	for r := 7; r >= 0; r-- {
+		run := 0
+		for f := range 8 {
+			pc, c, ok := p.PieceAt(Square(r*8 + f))
+			if !ok {
+				run++
+				continue
+			}
+			if run > 0 {
+				sb.WriteByte(byte('0' + run))
+				run = 0
+			}
+			l := pieceLetters[pc]
+			if c == game.Black {
+				l += 'a' - 'A'
+			}
+			sb.WriteByte(l)
+		}
+		if run > 0 {
+			sb.WriteByte(byte('0' + run))
+		}
+		if r > 0 {
+			sb.WriteByte('/')
+		}
+	}
+	sb.WriteString([]string{" w ", " b "}[p.ply&1])
+	sb.WriteString(strconv.Itoa(int(p.ply)))
+	sb.WriteByte(' ')
+	if sq, ok := p.Last(); ok {
+		sb.WriteString(sq.String())
+	} else {
+		sb.WriteByte('-')
+	}
+	return sb.String()
+}
+
+// ParsePosition decodes a position text (see the package documentation)
+// under r's rule set. It accepts exactly the canonical form Text writes and
+// checks that the position is consistent: piece counts within each side's
+// set, ply equal to the number of pieces, side to move matching the ply, the
+// last square holding a piece of the side that just moved, and the rules
+// that show in the placed pieces (the opening, bishop colours, Black's King
+// only as the 16th piece). Errors wrap game.ErrBadPosition.
+func (r *Rules) ParsePosition(text string) (Position, error) {
+	p := r.StartPosition()
+	bad := func(format string, args ...any) (Position, error) {
+		return Position{}, fmt.Errorf("%w: %s", game.ErrBadPosition, fmt.Sprintf(format, args...))
+	}
+	fields := strings.Split(text, " ")
+	if len(fields) != 4 {
+		return bad("want 4 fields separated by single spaces (board, side, ply, last square), got %d", len(fields))
+	}
+	ranks := strings.Split(fields[0], "/")
+	if len(ranks) != 8 {
+		return bad("board has %d ranks, want 8 separated by /", len(ranks))
+	}
+	var placed int
+	for i, row := range ranks {
+		r := 7 - i
+		f := 0
+		prevDigit := false
+		for j := 0; j < len(row); j++ {
+			ch := row[j]
+			if ch >= '1' && ch <= '8' {
+				if prevDigit {
+					return bad("rank %d: empty run split into adjacent digits", r+1)
+				}
+				prevDigit = true
+				f += int(ch - '0')
+				if f > 8 {
+					return bad("rank %d describes more than 8 squares", r+1)
+				}
+				continue
+			}
+			prevDigit = false
+			c := game.White
+			k := strings.IndexByte(pieceLetters, ch)
+			if k < 0 {
+				c = game.Black
+				k = strings.IndexByte("kqrbn", ch)
+			}
+			if k < 0 {
+				return bad("rank %d: unexpected character %q (want KQRBN, kqrbn or 1-8)", r+1, ch)
+			}
+			if f >= 8 {
+				return bad("rank %d describes more than 8 squares", r+1)
+			}
+			sq := Square(r*8 + f)
+			pc := Piece(k)
+			if p.Unplaced(c, pc) == 0 {
+				return bad("%s has more than %d %s", c, pieceCount[pc], pluralName(pc))
+			}
+			p.place(uint8(c), pc, sq)
+			placed++
+			f++
+		}
+		if f != 8 {
+			return bad("rank %d describes %d squares, want 8", r+1, f)
+		}
+	}
+
+	var turn game.Color
+	switch fields[1] {
+	case "w":
+		turn = game.White
+	case "b":
+		turn = game.Black
+	default:
+		return bad("side to move %q, want w or b", fields[1])
+	}
+	ply, err := strconv.Atoi(fields[2])
+	if err != nil || strconv.Itoa(ply) != fields[2] || ply < 0 || ply > MaxPlies {
+		return bad("ply %q, want a number from 0 to %d", fields[2], MaxPlies)
+	}
+	if ply != placed {
+		return bad("ply %d but %d pieces on the board", ply, placed)
+	}
+	if game.Color(ply&1) != turn {
+		return bad("side to move %s does not match ply %d", turn, ply)
+	}
+	// Each side places on its own turns, so White has ceil(ply/2) pieces.
+	if nw := bits.OnesCount64(p.occ[game.White]); nw != (ply+1)/2 {
+		return bad("white has %d pieces at ply %d, want %d", nw, ply, (ply+1)/2)
+	}
+	p.ply = uint8(ply)
+	if fields[3] == "-" {
+		if ply != 0 {
+			return bad("no last square at ply %d", ply)
+		}
+		p.last = 0
+	} else {
+		sq, ok := parseSquare(fields[3])
+		if !ok {
+			return bad("last square %q, want a1..h8 or -", fields[3])
+		}
+		if ply == 0 {
+			return bad("last square %v at ply 0, want -", sq)
+		}
+		mover := turn.Other()
+		if p.occ[mover]&(1<<sq) == 0 {
+			return bad("last square %v does not hold a %s piece", sq, mover)
+		}
+		p.last = uint8(sq) + 1
+	}
+	if err := p.checkRules(); err != nil {
+		return Position{}, fmt.Errorf("%w: %w", game.ErrBadPosition, err)
+	}
+	return p, nil
+}
+
+// checkRules rejects placements the rule set cannot produce and that show
+// in the pieces alone.
+func (p *Position) checkRules() error {
+	o := &p.opts
+	if o.Opening != OpeningFree && p.ply >= 1 && p.pieces[game.White][King] == 0 {
+		return fmt.Errorf("white's king is not placed (opening %v)", o.Opening)
+	}
+	if o.Opening == OpeningKingQueen && p.ply >= 2 && p.pieces[game.Black][Queen] == 0 {
+		return fmt.Errorf("black's queen is not placed (opening %v)", o.Opening)
+	}
+	if o.BlackKingLast && p.pieces[game.Black][King] != 0 &&
+		(p.ply < MaxPlies || p.pieces[game.Black][King] != 1<<p.lastSquare()) {
+		return fmt.Errorf("black's king is placed before black's last move (black_king_last)")
+	}
+	if o.BishopsOpposite {
+		for c := range game.Color(2) {
+			if b := p.pieces[c][Bishop]; bits.OnesCount64(b&darkSquares) == 2 || bits.OnesCount64(b&^darkSquares) == 2 {
+				return fmt.Errorf("%s's bishops are on squares of the same colour (bishops_opposite)", c)
+			}
+		}
+	}
+	return nil
+}
+
+func pluralName(pc Piece) string {
+	if pieceCount[pc] == 1 {
+		return pc.name()
+	}
+	return pc.name() + "s"
+}
