@@ -1,0 +1,46 @@
+package sdk_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/arena-games/arena/bots/sdk"
+	"github.com/arena-games/arena/protocol"
+)
+
+func ExampleRun() {
+	bot := sdk.Bot{
+		Name:  "First",
+		Games: []string{"checkers"},
+		Move: func(ctx context.Context, req sdk.Request) (string, error) {
+			moves := req.State.LegalMoves(nil)
+			err := req.Info(protocol.Info{String: fmt.Sprintf("%d legal moves", len(moves))})
+			if err != nil {
+				return "", err
+			}
+			return moves[0].String(), nil
+		},
+	}
+	// What the arena would write; a real bot reads os.Stdin (see Main).
+	arena := strings.NewReader(strings.Join([]string{
+		"arena 1",
+		"isready",
+		"newgame game checkers preset american rules repetition=3 quiet_moves=40 max_plies=400 color black",
+		"isready",
+		"position startpos",
+		"go wtime 60000 btime 60000 winc 0 binc 0",
+	}, "\n") + "\n")
+	if err := sdk.Run(context.Background(), bot, arena, os.Stdout); err != nil {
+		fmt.Println("error:", err)
+	}
+	// Output:
+	// id name First
+	// games checkers
+	// arenaok
+	// readyok
+	// readyok
+	// info string 7 legal moves
+	// move 9-13
+}
