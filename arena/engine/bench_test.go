@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"bufio"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/protocol"
+)
+
+// BenchmarkMoveRoundTrip measures one Move against a bot that answers at
+// once: position, legal moves and go written together, one move line back.
+func BenchmarkMoveRoundTrip(b *testing.B) {
+	e := mustStart(b, botSpec(b, modeInstant))
+	ctx := b.Context()
+	req := MoveRequest{
+		Moves: []string{"K@e4", "Q@d5", "R@a1", "B@c6"},
+		Legal: []string{"N@c3", "N@c4", "N@d3", "B@f3"},
+		Clock: protocol.Clock{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second},
+	}
+	for b.Loop() {
+		req.Deadline = time.Now().Add(5 * time.Second)
+		r, err := e.Move(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Move != "N@c3" {
+			b.Fatalf("Move = %q, want N@c3", r.Move)
+		}
+	}
+}
+
+// BenchmarkPipePingPong is the floor for BenchmarkMoveRoundTrip: the same
+// bot process answering "ping" with "pong" over the raw pipes, without the
+// Engine.
+func BenchmarkPipePingPong(b *testing.B) {
+	spec := botSpec(b, modeInstant)
+	p, err := startProcess(&spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.shutdown(0, reapTimeout)
+	r := bufio.NewReader(p.stdout)
+	ping := []byte("ping x\n")
+	for b.Loop() {
+		if _, err := p.stdin.Write(ping); err != nil {
+			b.Fatal(err)
+		}
+		line, err := r.ReadString('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		if line != "pong x\n" {
+			b.Fatalf("got %q, want pong x", line)
+		}
+	}
+}

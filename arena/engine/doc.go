@@ -1,0 +1,38 @@
+// Package engine supervises bot processes: it starts a bot, speaks the
+// arena protocol (package protocol) with it under deadlines, and stops it
+// without leaving anything behind.
+//
+// Start launches the bot's command in a process group of its own with its
+// stdin and stdout on pipes and its stderr appended to a log file (capped,
+// so that a flooding bot can neither block nor fill the disk), then runs the
+// handshake: "arena 1", the bot's id, options and games up to "arenaok",
+// the requested options, and "isready" answered by "readyok". The returned
+// Engine plays games: NewGame announces a game, Move asks for one move,
+// GameOver reports the result, Ping checks liveness.
+//
+// Move needs one round trip: the position, the legal moves (for bots that
+// asked for them) and go are written together and the bot answers with
+// info lines and a move. The move text is returned raw; refereeing it
+// against the game is the caller's business.
+//
+// Every failure is an *Error whose Kind says what happened: the bot did
+// not start, failed the handshake, ran out of time, crashed (exited or
+// closed its output), broke the protocol (garbage, an over-long or
+// non-UTF-8 line, a message out of place, a move nobody asked for, a flood
+// of unknown lines), or the caller canceled. Lines with unknown commands
+// are ignored, counted and noted in the log. After a failure the Engine is
+// unusable; the caller closes it and starts a new one for the next game.
+//
+// Close sends quit, gives the bot a grace period, kills the whole process
+// group (children the bot spawned included) and reaps the bot. A bot that
+// exits on its own is noticed at once (Exited) but reaped only by Close,
+// after the group kill, so that its process group id cannot have been
+// reused by an unrelated process when the kill is sent. Each Engine runs
+// three goroutines (the reaper, the stdout reader and the stderr copier)
+// and Close waits for all of them. A process that leaves the bot's process
+// group (with setsid, for example) is beyond the arena's reach; the arena
+// only closes its own ends of the pipes such a process may hold.
+//
+// The package is for Linux: it relies on process groups, the parent-death
+// signal and waitid.
+package engine

@@ -1,0 +1,635 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/protocol"
+)
+
+func TestGoodBot(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeGood)
+	spec.Dir = t.TempDir()
+	spec.Env = append(spec.Env, envEcho+"=hello from the arena")
+	spec.Options = map[string]string{"Hash": "64", "Style": "risky", "Book": "my book.txt"}
+	spec.QuitGrace = 5 * time.Second // the bot quits at once; it must not need the kill
+	ctx := t.Context()
+	e := mustStart(t, spec)
+
+	id := e.ID()
+	if id.Name != "fake good" || id.Author != "arena tests" {
+		t.Errorf("ID name/author = %q/%q, want %q/%q", id.Name, id.Author, "fake good", "arena tests")
+	}
+	if !id.Plays("cheversi") || !id.Plays("checkers") {
+		t.Errorf("ID games = %v, want cheversi and checkers", id.Games)
+	}
+	if len(id.Options) != 4 {
+		t.Errorf("ID has %d options, want 4: %v", len(id.Options), id.Options)
+	}
+	if !e.WantsLegalMoves() {
+		t.Error("WantsLegalMoves() = false, want true")
+	}
+	if err := e.Ping(ctx, time.Second); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if err := e.NewGame(ctx, NewGame{Rules: cheversiRules, Color: game.Black}); err != nil {
+		t.Fatalf("NewGame: %v", err)
+	}
+
+	tests := []struct {
+		req       MoveRequest
+		wantMove  string
+		wantInfos map[string]string // info string prefix -> rest
+	}{
+		{
+			req: MoveRequest{
+				Moves: []string{"K@e4"}, Legal: []string{"Q@d5", "Q@e5"},
+				Clock:    protocol.Clock{MoveTime: 500 * time.Millisecond},
+				Deadline: time.Now().Add(5 * time.Second),
+			},
+			wantMove: "Q@d5",
+			wantInfos: map[string]string{
+				"pos=":     "startpos moves K@e4",
+				"legal=":   "Q@d5,Q@e5",
+				"opts=":    "Book=my book.txt,Hash=64,Style=risky",
+				"newgame=": "game cheversi preset cheversi rules opening=king-first scoring=attacks color black",
+				"env=":     "hello from the arena",
+				"dir=":     spec.Dir,
+			},
+		},
+		{
+			req: MoveRequest{
+				StartText: "8/8/8/8/4K3/8/8/8 b 1 e4", Moves: []string{"Q@d5", "R@a1"}, Legal: []string{"N@c3"},
+				Clock: protocol.Clock{WTime: time.Minute, BTime: 59 * time.Second, WInc: time.Second, BInc: time.Second},
+			},
+			wantMove: "N@c3",
+			wantInfos: map[string]string{
+				"pos=":   "text 8/8/8/8/4K3/8/8/8 b 1 e4 moves Q@d5 R@a1",
+				"legal=": "N@c3",
+			},
+		},
+	}
+	for i, tt := range tests {
+		r, err := e.Move(ctx, tt.req)
+		if err != nil {
+			t.Fatalf("move %d: %v", i, err)
+		}
+		if r.Move != tt.wantMove {
+			t.Errorf("move %d: Move = %q, want %q", i, r.Move, tt.wantMove)
+		}
+		if r.Elapsed <= 0 || r.Elapsed > 5*time.Second {
+			t.Errorf("move %d: Elapsed = %v, want in (0, 5s]", i, r.Elapsed)
+		}
+		got := map[string]string{}
+		var search *protocol.Info
+		for _, in := range r.Info {
+			if k, v, ok := strings.Cut(in.String, "="); ok {
+				got[k+"="] = v
+			}
+			if in.Depth > 0 {
+				search = &in
+			}
+		}
+		for k, want := range tt.wantInfos {
+			if got[k] != want {
+				t.Errorf("move %d: bot saw %s%q, want %q", i, k, got[k], want)
+			}
+		}
+		if search == nil || search.Depth != 3 || !search.HasScore || search.Score != -5 || search.Nodes != 100 ||
+			strings.Join(search.PV, " ") != tt.wantMove+" Q@d5" {
+			t.Errorf("move %d: search info = %+v, want depth 3 score -5 nodes 100 pv %s Q@d5", i, search, tt.wantMove)
+		}
+	}
+	// Each move request carried one ignored chatter line and one malformed info line.
+	if got := e.UnknownLines(); got != 4 {
+		t.Errorf("UnknownLines() = %d, want 4", got)
+	}
+	if err := e.GameOver(ctx, game.BlackWins, game.ReasonScore); err != nil {
+		t.Fatalf("GameOver: %v", err)
+	}
+	began := time.Now()
+	if err := e.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if d := time.Since(began); d >= spec.QuitGrace {
+		t.Errorf("Close of a bot that quits took %v, want less than the grace period %v", d, spec.QuitGrace)
+	}
+	select {
+	case <-e.Exited():
+	default:
+		t.Error("Exited() not closed after Close")
+	}
+	if err := e.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if !processGone(e.Pid(), false) {
+		t.Errorf("bot process %d still there", e.Pid())
+	}
+	log, err := os.ReadFile(spec.StderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fake bot: game over: result 0-1 reason score", `ignored output line "chatter that the arena ignores"`} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("stderr log lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(string(log), "killing process group") {
+		t.Errorf("a bot that quits was killed:\n%s", log)
+	}
+	_, err = e.Move(ctx, MoveRequest{})
+	if ee := asError(t, err); ee.Kind != KindClosed || !errors.Is(err, ErrClosed) {
+		t.Errorf("Move after Close: %v, want KindClosed wrapping ErrClosed", err)
+	}
+}
+
+func TestNoLegalMoves(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeNoLegal))
+	if e.WantsLegalMoves() {
+		t.Error("WantsLegalMoves() = true, want false")
+	}
+	r, err := e.Move(t.Context(), MoveRequest{Moves: []string{"K@e4"}, Legal: []string{"Q@d5"}, Deadline: time.Now().Add(5 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range r.Info {
+		if in.String == "legal=" {
+			return // the bot never received legalmoves
+		}
+	}
+	t.Errorf("bot without legalmoves request received legal moves: %+v", r.Info)
+}
+
+// TestMoveFailures drives bots that misbehave on go and checks the Kind,
+// the time taken, and that the whole process tree is gone after Close.
+func TestMoveFailures(t *testing.T) {
+	tests := []struct {
+		mode     string
+		deadline time.Duration
+		kind     Kind
+		is       error  // errors.Is target, if any
+		contains string // in the error message
+		maxTime  time.Duration
+	}{
+		{mode: modeCrash, deadline: 5 * time.Second, kind: KindCrash, contains: "exit status 3", maxTime: prompt},
+		{mode: modeMuteMove, deadline: 300 * time.Millisecond, kind: KindTimeout, contains: "no move within 300ms", maxTime: 300*time.Millisecond + slack},
+		{mode: modeGarbage, deadline: 5 * time.Second, kind: KindProtocol, is: protocol.ErrNotUTF8, maxTime: prompt},
+		{mode: modeBadMove, deadline: 5 * time.Second, kind: KindProtocol, is: protocol.ErrSyntax, maxTime: prompt},
+		{mode: modeLongLine, deadline: 5 * time.Second, kind: KindProtocol, is: protocol.ErrLineTooLong, maxTime: prompt},
+		{mode: modeCloseStdout, deadline: 5 * time.Second, kind: KindCrash, contains: "closed its output", maxTime: prompt},
+		{mode: modeGrandchild, deadline: 5 * time.Second, kind: KindCrash, contains: "exit status 4", maxTime: prompt},
+		{mode: modeUnknownFlood, deadline: 5 * time.Second, kind: KindProtocol, contains: "unknown lines", maxTime: prompt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			checkNoLeaks(t)
+			spec := botSpec(t, tt.mode)
+			e := mustStart(t, spec)
+			grandchild := 0
+			if tt.mode == modeGrandchild {
+				grandchild = grandchildPid(t, spec)
+			}
+			began := time.Now()
+			r, err := e.Move(t.Context(), MoveRequest{Deadline: began.Add(tt.deadline)})
+			took := time.Since(began)
+			if err == nil {
+				t.Fatalf("Move = %+v, want an error", r)
+			}
+			ee := asError(t, err)
+			if ee.Kind != tt.kind || ee.Op != "move" || ee.Bot != tt.mode {
+				t.Errorf("error %v: Kind %v Op %q Bot %q, want %v %q %q", err, ee.Kind, ee.Op, ee.Bot, tt.kind, "move", tt.mode)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("error %v does not wrap %v", err, tt.is)
+			}
+			if !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("error %q does not contain %q", err, tt.contains)
+			}
+			if took > tt.maxTime {
+				t.Errorf("Move took %v, want at most %v", took, tt.maxTime)
+			}
+			if tt.kind == KindTimeout && took < tt.deadline {
+				t.Errorf("timeout after %v, before the deadline %v", took, tt.deadline)
+			}
+			// The Engine is unusable now: the same error again.
+			if _, err2 := e.Move(t.Context(), MoveRequest{}); err2 != err {
+				t.Errorf("second Move: %v, want the first error %v", err2, err)
+			}
+			if err := e.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			if !processGone(e.Pid(), false) {
+				t.Errorf("bot process %d still there", e.Pid())
+			}
+			if grandchild != 0 && !processGone(grandchild, true) {
+				t.Errorf("grandchild %d still there", grandchild)
+			}
+		})
+	}
+}
+
+func TestStartFailures(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-bot")
+	tests := []struct {
+		name     string
+		spec     func(Spec) Spec
+		kind     Kind
+		op       string
+		is       error
+		contains string
+		maxTime  time.Duration
+	}{
+		{
+			name: "missing command",
+			spec: func(s Spec) Spec { s.Command = missing; return s },
+			kind: KindStart, op: "start", is: fs.ErrNotExist, maxTime: prompt,
+		},
+		{
+			name: "command not in PATH",
+			spec: func(s Spec) Spec { s.Command = "arena-no-such-bot-in-path"; return s },
+			kind: KindStart, op: "start", contains: "executable file not found", maxTime: prompt,
+		},
+		{
+			name: "missing dir",
+			spec: func(s Spec) Spec { s.Dir = missing; return s },
+			kind: KindStart, op: "start", is: fs.ErrNotExist, maxTime: prompt,
+		},
+		{
+			name: "missing log dir",
+			spec: func(s Spec) Spec { s.StderrPath = filepath.Join(missing, "log"); return s },
+			kind: KindStart, op: "start", is: fs.ErrNotExist, maxTime: prompt,
+		},
+		{
+			name: "no command",
+			spec: func(s Spec) Spec { s.Command = ""; return s },
+			kind: KindInvalid, op: "start", maxTime: prompt,
+		},
+		{
+			name: "exits at once",
+			spec: func(s Spec) Spec { s.Env[0] = envBotMode + "=" + modeExitAtStart; return s },
+			kind: KindCrash, op: "handshake", contains: "exit status 2", maxTime: prompt,
+		},
+		{
+			name: "never answers",
+			spec: func(s Spec) Spec {
+				s.Env[0] = envBotMode + "=" + modeMuteHandshake
+				s.HandshakeTimeout = 300 * time.Millisecond
+				return s
+			},
+			kind: KindTimeout, op: "handshake", contains: "no handshake within 300ms", maxTime: 300*time.Millisecond + slack,
+		},
+		{
+			name: "undeclared option",
+			spec: func(s Spec) Spec { s.Options = map[string]string{"Hash": "32", "Threads": "2"}; return s },
+			kind: KindHandshake, op: "handshake", contains: `option "Threads" is not declared`, maxTime: prompt,
+		},
+		{
+			name: "bad option value",
+			spec: func(s Spec) Spec { s.Options = map[string]string{"Hash": "4096"}; return s },
+			kind: KindHandshake, op: "handshake", is: protocol.ErrOptionValue, maxTime: prompt,
+		},
+		{
+			name: "no games",
+			spec: func(s Spec) Spec { s.Env[0] = envBotMode + "=" + modeNoGames; return s },
+			kind: KindHandshake, op: "handshake", contains: "no games", maxTime: prompt,
+		},
+		{
+			name: "move during handshake",
+			spec: func(s Spec) Spec { s.Env[0] = envBotMode + "=" + modeHandshakeMove; return s },
+			kind: KindProtocol, op: "handshake", is: protocol.ErrUnexpected, maxTime: prompt,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkNoLeaks(t)
+			spec := tt.spec(botSpec(t, modeGood))
+			began := time.Now()
+			e, err := Start(t.Context(), spec)
+			took := time.Since(began)
+			if err == nil {
+				e.Close()
+				t.Fatal("Start succeeded, want an error")
+			}
+			if e != nil {
+				t.Errorf("Start returned an Engine with error %v", err)
+			}
+			ee := asError(t, err)
+			if ee.Kind != tt.kind || ee.Op != tt.op {
+				t.Errorf("error %v: Kind %v Op %q, want %v %q", err, ee.Kind, ee.Op, tt.kind, tt.op)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("error %v does not wrap %v", err, tt.is)
+			}
+			if !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("error %q does not contain %q", err, tt.contains)
+			}
+			if took > tt.maxTime {
+				t.Errorf("Start took %v, want at most %v", took, tt.maxTime)
+			}
+		})
+	}
+}
+
+func TestStartCanceled(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeMuteHandshake)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	_, err := Start(ctx, spec)
+	if ee := asError(t, err); ee.Kind != KindCanceled || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Start: %v, want KindCanceled wrapping context.DeadlineExceeded", err)
+	}
+	if took := time.Since(began); took > 200*time.Millisecond+slack {
+		t.Errorf("Start took %v after its context expired at 200ms", took)
+	}
+}
+
+func TestStderrLog(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeExitAtStart)
+	if _, err := Start(t.Context(), spec); err == nil {
+		t.Fatal("Start succeeded, want an error")
+	}
+	log, err := os.ReadFile(spec.StderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "fake bot: giving up at once\n"; string(log) != want {
+		t.Errorf("stderr log = %q, want %q", log, want)
+	}
+	// A second bot appends to the same file.
+	if _, err := Start(t.Context(), spec); err == nil {
+		t.Fatal("Start succeeded, want an error")
+	}
+	if log, _ = os.ReadFile(spec.StderrPath); strings.Count(string(log), "giving up") != 2 {
+		t.Errorf("stderr log after two bots = %q, want two messages", log)
+	}
+}
+
+func TestFloodedStderr(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeFloodStderr)
+	spec.StderrLimit = 1 << 20
+	e := mustStart(t, spec)
+	// The bot writes 4 MB to stderr before each move: it would block on a
+	// full pipe unless the arena drains stderr while it waits.
+	for i := range 5 {
+		began := time.Now()
+		r, err := e.Move(t.Context(), MoveRequest{Legal: []string{"K@e4"}, Deadline: began.Add(5 * time.Second)})
+		if err != nil {
+			t.Fatalf("move %d: %v", i, err)
+		}
+		if r.Move != "K@e4" {
+			t.Errorf("move %d = %q, want K@e4", i, r.Move)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(spec.StderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() < spec.StderrLimit || fi.Size() > spec.StderrLimit+200 {
+		t.Errorf("log size %d, want the limit %d plus a short note", fi.Size(), spec.StderrLimit)
+	}
+	f, err := os.Open(spec.StderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tail := make([]byte, 200)
+	n, _ := f.ReadAt(tail, spec.StderrLimit)
+	if !strings.Contains(string(tail[:n]), "log truncated after 1048576 bytes") {
+		t.Errorf("log tail %q lacks the truncation note", tail[:n])
+	}
+}
+
+func TestIgnoresQuit(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeIgnoreQuit)
+	e := mustStart(t, spec)
+	began := time.Now()
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(began)
+	if took < spec.QuitGrace || took > spec.QuitGrace+slack {
+		t.Errorf("Close took %v, want the grace period %v and little more", took, spec.QuitGrace)
+	}
+	if !processGone(e.Pid(), false) {
+		t.Errorf("bot process %d still there", e.Pid())
+	}
+	log, _ := os.ReadFile(spec.StderrPath)
+	if !strings.Contains(string(log), "no exit within 300ms of quit") {
+		t.Errorf("stderr log %q lacks the kill note", log)
+	}
+}
+
+// TestGrandchildAfterQuit checks that Close removes a child the bot left
+// running in its process group although the bot itself quit politely.
+func TestGrandchildAfterQuit(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeGrandchildOK)
+	e := mustStart(t, spec)
+	gc := grandchildPid(t, spec)
+	if err := syscall.Kill(gc, 0); err != nil {
+		t.Fatalf("grandchild %d not running before Close: %v", gc, err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !processGone(e.Pid(), false) {
+		t.Errorf("bot process %d still there", e.Pid())
+	}
+	if !processGone(gc, true) {
+		t.Errorf("grandchild %d still there", gc)
+	}
+}
+
+func TestUnaskedMove(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeUnasked))
+	err := e.NewGame(t.Context(), NewGame{Rules: cheversiRules, Color: game.White})
+	if ee := asError(t, err); ee.Kind != KindProtocol || ee.Op != "newgame" || !errors.Is(err, protocol.ErrUnexpected) {
+		t.Errorf("NewGame: %v, want KindProtocol in newgame wrapping ErrUnexpected", err)
+	}
+}
+
+func TestUnsupportedGame(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeGood))
+	err := e.NewGame(t.Context(), NewGame{Rules: testRules{game: "go", preset: "19x19"}})
+	if ee := asError(t, err); ee.Kind != KindUnsupported {
+		t.Errorf("NewGame(go): %v, want KindUnsupported", err)
+	}
+	// Still usable.
+	if err := e.NewGame(t.Context(), NewGame{Rules: cheversiRules}); err != nil {
+		t.Errorf("NewGame(cheversi) after an unsupported game: %v", err)
+	}
+}
+
+func TestInvalidRequest(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeGood))
+	deadline := time.Now().Add(5 * time.Second)
+	_, err := e.Move(t.Context(), MoveRequest{Moves: []string{"K@e4", "two words"}, Deadline: deadline})
+	if ee := asError(t, err); ee.Kind != KindInvalid || !errors.Is(err, protocol.ErrInvalid) {
+		t.Errorf("Move with a bad move text: %v, want KindInvalid wrapping ErrInvalid", err)
+	}
+	// Nothing was sent: the Engine is still in sync.
+	r, err := e.Move(t.Context(), MoveRequest{Legal: []string{"B@c1"}, Deadline: deadline})
+	if err != nil || r.Move != "B@c1" {
+		t.Errorf("Move after an invalid request = %q, %v; want B@c1", r.Move, err)
+	}
+}
+
+func TestDeafBot(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeDeaf))
+	// Position and legal moves of 60 KB each exceed the pipe's buffer, so
+	// the write blocks on a bot that does not read.
+	var moves, legal []string
+	for i := range 10000 {
+		moves = append(moves, fmt.Sprintf("m%04d", i))
+		legal = append(legal, fmt.Sprintf("l%04d", i))
+	}
+	began := time.Now()
+	_, err := e.Move(t.Context(), MoveRequest{Moves: moves, Legal: legal, Deadline: began.Add(300 * time.Millisecond)})
+	took := time.Since(began)
+	if ee := asError(t, err); ee.Kind != KindTimeout || !strings.Contains(err.Error(), "did not read the move request") {
+		t.Errorf("Move: %v, want KindTimeout: did not read the move request", err)
+	}
+	if took < 300*time.Millisecond || took > 300*time.Millisecond+slack {
+		t.Errorf("Move took %v, want 300ms and little more", took)
+	}
+}
+
+func TestDeadlinePassed(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeGood))
+	_, err := e.Move(t.Context(), MoveRequest{Deadline: time.Now().Add(-time.Millisecond)})
+	if ee := asError(t, err); ee.Kind != KindTimeout || !strings.Contains(err.Error(), "deadline passed before") {
+		t.Errorf("Move: %v, want KindTimeout: deadline passed before", err)
+	}
+}
+
+func TestPing(t *testing.T) {
+	t.Run("bot pings the arena", func(t *testing.T) {
+		checkNoLeaks(t)
+		e := mustStart(t, botSpec(t, modePinger))
+		r, err := e.Move(t.Context(), MoveRequest{Legal: []string{"N@b1"}, Deadline: time.Now().Add(5 * time.Second)})
+		if err != nil || r.Move != "N@b1" {
+			t.Errorf("Move = %q, %v; want N@b1", r.Move, err)
+		}
+	})
+	t.Run("no pong", func(t *testing.T) {
+		checkNoLeaks(t)
+		e := mustStart(t, botSpec(t, modeNoPong))
+		began := time.Now()
+		err := e.Ping(t.Context(), 200*time.Millisecond)
+		if ee := asError(t, err); ee.Kind != KindTimeout || ee.Op != "ping" {
+			t.Errorf("Ping: %v, want KindTimeout in ping", err)
+		}
+		if took := time.Since(began); took < 200*time.Millisecond || took > 200*time.Millisecond+slack {
+			t.Errorf("Ping took %v, want 200ms and little more", took)
+		}
+	})
+}
+
+func TestMoveCanceled(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeMuteMove))
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err := e.Move(ctx, MoveRequest{Deadline: time.Now().Add(5 * time.Second)})
+	if ee := asError(t, err); ee.Kind != KindCanceled || !errors.Is(err, context.Canceled) {
+		t.Errorf("Move: %v, want KindCanceled wrapping context.Canceled", err)
+	}
+}
+
+func TestCloseDuringMove(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeMuteMove))
+	errc := make(chan error, 1)
+	go func() {
+		_, err := e.Move(context.Background(), MoveRequest{})
+		errc <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if ee := asError(t, err); ee.Kind != KindClosed || !errors.Is(err, ErrClosed) {
+			t.Errorf("Move: %v, want KindClosed wrapping ErrClosed", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Move still running 2s after Close")
+	}
+	if !processGone(e.Pid(), false) {
+		t.Errorf("bot process %d still there", e.Pid())
+	}
+}
+
+// TestCrashBetweenMoves checks that a bot that died after answering is
+// reported at the next call, before anything is sent.
+func TestCrashBetweenMoves(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeGood))
+	if err := syscall.Kill(e.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-e.Exited()
+	// Not reaped before Close: the pid, and with it the process group id,
+	// stay reserved until the group has been killed.
+	if st := processState(e.Pid()); st != 'Z' {
+		t.Errorf("bot state after exit = %q, want a zombie until Close", st)
+	}
+	_, err := e.Move(t.Context(), MoveRequest{Deadline: time.Now().Add(5 * time.Second)})
+	if ee := asError(t, err); ee.Kind != KindCrash || !strings.Contains(err.Error(), "exited (signal: killed)") {
+		t.Errorf("Move: %v, want KindCrash saying exited (signal: killed)", err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !processGone(e.Pid(), false) {
+		t.Errorf("bot process %d still there after Close", e.Pid())
+	}
+}
+
+func TestKindString(t *testing.T) {
+	tests := []struct {
+		k    Kind
+		want string
+	}{
+		{KindStart, "start"},
+		{KindTimeout, "timeout"},
+		{KindProtocol, "protocol violation"},
+		{KindInvalid, "invalid request"},
+		{Kind(0), "Kind(0)"},
+		{Kind(99), "Kind(99)"},
+	}
+	for _, tt := range tests {
+		if got := tt.k.String(); got != tt.want {
+			t.Errorf("Kind(%d).String() = %q, want %q", int(tt.k), got, tt.want)
+		}
+	}
+	err := &Error{Bot: "x", Kind: KindTimeout, Op: "move", Err: errors.New("no move within 1.2s")}
+	if got, want := err.Error(), `bot "x": timeout: no move within 1.2s`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,75 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/protocol"
+)
+
+// A bot as a shell script: it plays Cheversi and always places its king on
+// e4.
+const shellBot = `
+while read cmd rest; do
+	case $cmd in
+	arena)   echo "id name shellbot"; echo "games cheversi"; echo arenaok ;;
+	isready) echo readyok ;;
+	go)      echo "info depth 1 string thinking hard"; echo "move K@e4" ;;
+	quit)    exit 0 ;;
+	esac
+done`
+
+func Example() {
+	ctx := context.Background()
+	e, err := engine.Start(ctx, engine.Spec{
+		Name:             "shellbot",
+		Command:          "sh",
+		Args:             []string{"-c", shellBot},
+		HandshakeTimeout: 5 * time.Second,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer e.Close()
+	fmt.Println(e.ID().Name, "plays", e.ID().Games)
+
+	reply, err := e.Move(ctx, engine.MoveRequest{
+		Clock:    protocol.Clock{MoveTime: time.Second},
+		Deadline: time.Now().Add(2 * time.Second),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("move:", reply.Move, "info:", reply.Info[0].String)
+	// Output:
+	// shellbot plays [cheversi]
+	// move: K@e4 info: thinking hard
+}
+
+// A tournament runner decides what a failure means from its Kind.
+func ExampleError() {
+	_, err := engine.Start(context.Background(), engine.Spec{
+		Name:             "silent",
+		Command:          "sleep",
+		Args:             []string{"60"},
+		HandshakeTimeout: 500 * time.Millisecond,
+	})
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		switch ee.Kind {
+		case engine.KindTimeout, engine.KindCrash, engine.KindProtocol:
+			fmt.Println("forfeit:", err)
+		case engine.KindCanceled:
+			fmt.Println("interrupted")
+		default:
+			fmt.Println("cannot run the bot:", err)
+		}
+	}
+	// Output:
+	// forfeit: bot "silent": timeout: no handshake within 500ms
+}

@@ -1,0 +1,250 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as the bots the tests drive: when envBotMode is
+// set, TestMain runs fakeBot in that mode instead of the tests, as os/exec's
+// own tests do.
+const (
+	envBotMode = "ARENA_ENGINE_FAKE_BOT"
+	envPidFile = "ARENA_ENGINE_FAKE_PIDFILE" // where "grandchild" writes its child's pid
+	envEcho    = "ARENA_ENGINE_FAKE_ECHO"    // reported back by "good"
+)
+
+func TestMain(m *testing.M) {
+	if mode, ok := os.LookupEnv(envBotMode); ok {
+		os.Exit(fakeBot(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// Fake bot modes. Unless said otherwise a mode plays like "good" apart from
+// its one misbehaviour.
+const (
+	modeGood          = "good"           // full handshake, reports what it received in info strings
+	modeInstant       = "instant"        // answers go with a bare move, no info
+	modeNoLegal       = "nolegal"        // does not request legal moves
+	modeCrash         = "crash"          // exits with status 3 on go
+	modeExitAtStart   = "exit-at-start"  // exits with status 2 before reading anything
+	modeMuteHandshake = "mute-handshake" // never answers anything; sleeps after EOF
+	modeMuteMove      = "mute-move"      // never answers go
+	modeNoPong        = "no-pong"        // never answers ping
+	modeGarbage       = "garbage"        // answers go with bytes that are not UTF-8
+	modeBadMove       = "bad-move"       // answers go with "move" and no move
+	modeLongLine      = "long-line"      // answers go with 10 MB without a newline
+	modeCloseStdout   = "close-stdout"   // closes stdout on go and keeps running
+	modeIgnoreQuit    = "ignore-quit"    // ignores quit and EOF on stdin
+	modeGrandchild    = "grandchild"     // spawns a child holding stdout/stderr; exits with status 4 on go
+	modeGrandchildOK  = "grandchild-ok"  // spawns a child holding stdout/stderr; quits politely
+	modeFloodStderr   = "flood-stderr"   // writes 4 MB to stderr before every move
+	modeUnasked       = "unasked"        // sends a move right after newgame
+	modeUnknownFlood  = "unknown-flood"  // answers go with endless unknown lines
+	modeHandshakeMove = "handshake-move" // sends a move during the handshake
+	modeNoGames       = "no-games"       // declares no games
+	modePinger        = "pinger"         // pings the arena before each move and waits for the pong
+	modeDeaf          = "deaf"           // stops reading its input after the handshake
+	modeSleeper       = "sleeper"        // the grandchild: sleeps
+)
+
+// fakeBot plays the arena protocol on stdin/stdout in the given mode and
+// returns the exit status.
+func fakeBot(mode string) int {
+	switch mode {
+	case modeSleeper:
+		time.Sleep(time.Hour)
+		return 0
+	case modeExitAtStart:
+		fmt.Fprintln(os.Stderr, "fake bot: giving up at once")
+		return 2
+	case modeMuteHandshake:
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		time.Sleep(time.Hour)
+		return 0
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	say := func(lines ...string) {
+		for _, l := range lines {
+			out.WriteString(l)
+			out.WriteByte('\n')
+		}
+		out.Flush()
+	}
+	opts := map[string]string{}
+	var newgame, pos string
+	var legal []string
+	for in.Scan() {
+		line := in.Text()
+		cmd, rest, _ := strings.Cut(line, " ")
+		switch cmd {
+		case "arena":
+			if rest != "1" {
+				fmt.Fprintf(os.Stderr, "fake bot: unsupported %q\n", line)
+				return 1
+			}
+			if mode == modeGrandchild || mode == modeGrandchildOK {
+				if err := spawnGrandchild(); err != nil {
+					fmt.Fprintln(os.Stderr, "fake bot:", err)
+					return 1
+				}
+			}
+			say("id name fake "+mode, "id author arena tests",
+				"option name Hash type spin default 16 min 1 max 1024",
+				"option name Style type combo default normal var normal var risky",
+				"option name Ponder type check default false",
+				"option name Book type string default")
+			if mode == modeHandshakeMove {
+				say("move K@e4")
+			}
+			if mode != modeNoGames {
+				say("games cheversi checkers")
+			}
+			if mode != modeNoLegal {
+				say("request legalmoves")
+			}
+			say("arenaok")
+		case "setoption":
+			// setoption name <n> value <v>
+			f := strings.SplitN(rest, " ", 4)
+			if len(f) >= 3 {
+				opts[f[1]] = strings.Join(f[3:], " ")
+			}
+		case "isready":
+			say("readyok")
+			if mode == modeDeaf {
+				time.Sleep(time.Hour)
+			}
+		case "newgame":
+			newgame = rest
+			if mode == modeUnasked {
+				say("move K@e4")
+			}
+		case "position":
+			pos, legal = rest, nil
+		case "legalmoves":
+			legal = strings.Fields(rest)
+		case "go":
+			move := "K@e4"
+			if len(legal) > 0 {
+				move = legal[0]
+			}
+			switch mode {
+			case modeInstant:
+				say("move " + move)
+			case modeCrash:
+				say("info string about to crash")
+				return 3
+			case modeMuteMove:
+			case modeGarbage:
+				out.WriteString("\xff\xfe garbage \xc0\n")
+				out.Flush()
+			case modeBadMove:
+				say("move")
+			case modeLongLine:
+				out.Write(bytes.Repeat([]byte("x"), 10<<20))
+				out.Flush()
+			case modeCloseStdout:
+				os.Stdout.Close()
+			case modeGrandchild:
+				return 4
+			case modeUnknownFlood:
+				for i := 0; ; i++ {
+					if _, err := fmt.Fprintf(out, "chatter %d\n", i); err != nil {
+						return 1
+					}
+				}
+			case modeFloodStderr:
+				chunk := bytes.Repeat([]byte("flood "), 1<<10)
+				for n := 0; n < 4<<20; n += len(chunk) {
+					os.Stderr.Write(chunk)
+				}
+				say("move " + move)
+			case modePinger:
+				say("ping check-1")
+				if !in.Scan() || in.Text() != "pong check-1" {
+					fmt.Fprintf(os.Stderr, "fake bot: want pong check-1, got %q\n", in.Text())
+					return 1
+				}
+				say("move " + move)
+			default:
+				say("info string pos="+pos,
+					"info string legal="+strings.Join(legal, ","),
+					"info string opts="+formatOpts(opts),
+					"info string newgame="+newgame,
+					"info string env="+os.Getenv(envEcho),
+					"info string dir="+mustGetwd(),
+					"info bogus fields here",
+					"chatter that the arena ignores",
+					"info depth 3 score -5 nodes 100 pv "+move+" Q@d5",
+					"move "+move)
+			}
+		case "ping":
+			if mode != modeNoPong {
+				say("pong " + rest)
+			}
+		case "gameover":
+			fmt.Fprintln(os.Stderr, "fake bot: game over:", rest)
+		case "quit":
+			if mode == modeIgnoreQuit {
+				continue
+			}
+			return 0
+		}
+	}
+	if mode == modeIgnoreQuit || mode == modeCloseStdout || mode == modeLongLine {
+		time.Sleep(time.Hour)
+	}
+	return 0
+}
+
+// spawnGrandchild starts a sleeping child that inherits stdout and stderr
+// and stays in the bot's process group, and writes its pid to envPidFile.
+func spawnGrandchild() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), envBotMode+"="+modeSleeper)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return os.WriteFile(os.Getenv(envPidFile), fmt.Appendf(nil, "%d", cmd.Process.Pid), 0o644)
+}
+
+func formatOpts(opts map[string]string) string {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k + "=" + opts[k])
+	}
+	return b.String()
+}
+
+func mustGetwd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "?"
+	}
+	return d
+}
