@@ -1,0 +1,955 @@
+package rating
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Scale constants of the two models.
+var (
+	// bayesA converts Elo to natural-log units: 10^(x/400) = e^(bayesA·x).
+	bayesA = math.Ln10 / 400
+	// ordoBeta is ordo's logistic slope: a rating difference of 202
+	// points gives an expected score of 76 %.
+	ordoBeta = math.Log(0.76/0.24) / 202
+)
+
+// Limits beyond which a fitted parameter is taken to run away: the games
+// then do not determine it, and the fit holds it at a neutral value.
+const (
+	maxAdvantage = 1500.0
+	maxDrawElo   = 1500.0
+	maxRating    = 50000.0
+	maxNewton    = 500
+)
+
+// FitResult is the outcome of a joint rating fit. Player i is Players[i];
+// every per-player slice is indexed the same way. (Analysis is the
+// JSON-ready summary; a FitResult may hold NaN.)
+type FitResult struct {
+	Model   Model
+	Players []string // sorted by name
+	// Ratings are on the display scale, centred on Options.Offset within
+	// each group (or anchored there).
+	Ratings []float64
+	// Group is the connectivity group of each player, 0 for the largest.
+	Group  []int
+	Groups int
+
+	// Advantage is the first mover's advantage in model units (for
+	// BayesElo, before display scaling; AdvantageElo gives it scaled).
+	Advantage float64
+	// AdvantageSE is its standard error (NaN when it was held fixed).
+	AdvantageSE float64
+	// AdvantageFixed reports that the games did not determine the
+	// advantage and it was held at 0.
+	AdvantageFixed bool
+	// DrawElo is BayesElo's draw parameter in model units (0 for Ordo).
+	DrawElo float64
+	// DrawFixed reports that the games did not determine drawElo and it
+	// was held at DefaultDrawElo.
+	DrawFixed bool
+	// DrawRate is the fitted probability of a draw between equal players
+	// when neither has an advantage.
+	DrawRate float64
+	// Scale multiplies model units into displayed Elo: 4x/(1+x)² with
+	// x = 10^(-DrawElo/400) for BayesElo, 1 for Ordo.
+	Scale float64
+	// Prior is the number of virtual draws per player that were added (0
+	// when none).
+	Prior float64
+	// LogLikelihood is the maximised log-likelihood (with the virtual
+	// draws; for Ordo the likelihood with draws as half points).
+	LogLikelihood float64
+	// Iterations counts Newton steps.
+	Iterations int
+	// Notes say in words what the numbers cannot (groups, fixed
+	// parameters).
+	Notes []string
+
+	cov   *mat.SymDense // covariance of Ratings (display units)
+	index map[string]int
+}
+
+// Index returns the position of a player in Players, or -1.
+func (f *FitResult) Index(name string) int {
+	if i, ok := f.index[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// StdErr returns the standard error of player i's rating (display units).
+func (f *FitResult) StdErr(i int) float64 {
+	return math.Sqrt(math.Max(0, f.cov.At(i, i)))
+}
+
+// Covariance returns the covariance of the ratings of players i and j
+// (display units).
+func (f *FitResult) Covariance(i, j int) float64 { return f.cov.At(i, j) }
+
+// LOS returns the likelihood that player i is stronger than player j,
+// Φ((R_i - R_j)/sqrt(V_ii + V_jj - 2V_ij)) from the covariance of the fit.
+// It is NaN when i == j or the players are in different groups.
+func (f *FitResult) LOS(i, j int) float64 {
+	if i == j || f.Group[i] != f.Group[j] {
+		return math.NaN()
+	}
+	v := f.cov.At(i, i) + f.cov.At(j, j) - 2*f.cov.At(i, j)
+	d := f.Ratings[i] - f.Ratings[j]
+	if v <= 0 { // both ratings exact (cannot happen with real data)
+		switch {
+		case d > 0:
+			return 1
+		case d < 0:
+			return 0
+		}
+		return 0.5
+	}
+	return distuv.UnitNormal.CDF(d / math.Sqrt(v))
+}
+
+// AdvantageElo returns the first mover's advantage on the display scale.
+func (f *FitResult) AdvantageElo() float64 { return f.Advantage * f.Scale }
+
+// cell aggregates the games between one first mover and one second mover.
+type cell struct {
+	f, s    int     // first and second mover
+	w, d, l float64 // first mover's wins, draws and losses, virtual draws included
+	vd      float64 // virtual draws (the prior) included in d
+}
+
+func (c *cell) total() float64 { return c.w + c.d + c.l }
+
+// realDraws returns the drawn games that were played.
+func (c *cell) realDraws() float64 { return c.d - c.vd }
+
+// realGames returns the games that were played.
+func (c *cell) realGames() float64 { return c.total() - c.vd }
+
+// problem is a likelihood to maximise over ratings, advantage and drawElo.
+// Parameter vector: r_0..r_{n-1}, adv, drawElo.
+type problem struct {
+	model Model
+	n     int
+	cells []cell
+	// active lists the free parameters; the others keep their values.
+	active []int
+}
+
+func (p *problem) advIdx() int  { return p.n }
+func (p *problem) drawIdx() int { return p.n + 1 }
+
+// evaluate returns the log-likelihood at theta and, when grad is not nil,
+// its gradient and Hessian (dense, (n+2)²) over all parameters.
+func (p *problem) evaluate(theta, grad, hess []float64) float64 {
+	n := p.n
+	dim := n + 2
+	if grad != nil {
+		clear(grad)
+		clear(hess)
+	}
+	adv := theta[p.advIdx()]
+	var ll float64
+	if p.model == Ordo {
+		b := ordoBeta
+		for i := range p.cells {
+			c := &p.cells[i]
+			z := b * (theta[c.f] + adv - theta[c.s])
+			t := c.total()
+			pts := c.w + c.d/2
+			e := sigmoid(z)
+			ll += -pts*softplus(-z) - (t-pts)*softplus(z)
+			if grad == nil {
+				continue
+			}
+			gz := b * (pts - t*e)
+			hz := -b * b * t * e * (1 - e)
+			idx := [3]int{c.f, c.s, n}
+			sgn := [3]float64{1, -1, 1}
+			for a := range idx {
+				grad[idx[a]] += sgn[a] * gz
+				for bb := range idx {
+					hess[idx[a]*dim+idx[bb]] += sgn[a] * sgn[bb] * hz
+				}
+			}
+		}
+		return ll
+	}
+	de := theta[p.drawIdx()]
+	if !(de > 0) {
+		return math.Inf(-1)
+	}
+	delta := bayesA * de
+	for i := range p.cells {
+		c := &p.cells[i]
+		x := bayesA * (theta[c.f] + adv - theta[c.s])
+		pw := sigmoid(x - delta)
+		pl := sigmoid(-x - delta)
+		pd := sigmoid(delta-x) - pl
+		if !(pd > 0) {
+			return math.Inf(-1)
+		}
+		if c.w > 0 {
+			ll -= c.w * softplus(delta-x)
+		}
+		if c.l > 0 {
+			ll -= c.l * softplus(x+delta)
+		}
+		if c.d > 0 {
+			ll += c.d * math.Log(pd)
+		}
+		if grad == nil {
+			continue
+		}
+		qw, ql := 1-pw, 1-pl
+		sw, sl := pw*qw, pl*ql
+		// First derivatives with respect to x and delta.
+		dx := c.w*qw - c.l*ql
+		dd := -c.w*qw - c.l*ql
+		pdx := -sw + sl
+		pdd := sw + sl
+		dx += c.d * pdx / pd
+		dd += c.d * pdd / pd
+		// Second derivatives.
+		cw, cl := sw*(1-2*pw), sl*(1-2*pl)
+		pdxx := -cw - cl
+		pdxd := cw - cl
+		pddd := -cw - cl
+		hxx := -c.w*sw - c.l*sl + c.d*(pdxx/pd-pdx*pdx/(pd*pd))
+		hxd := c.w*sw - c.l*sl + c.d*(pdxd/pd-pdx*pdd/(pd*pd))
+		hdd := -c.w*sw - c.l*sl + c.d*(pddd/pd-pdd*pdd/(pd*pd))
+		// Chain rule: x = A(r_f + adv - r_s), delta = A·de.
+		idx := [4]int{c.f, c.s, n, n + 1}
+		gx := [4]float64{bayesA, -bayesA, bayesA, 0}
+		gd := [4]float64{0, 0, 0, bayesA}
+		for a := range idx {
+			grad[idx[a]] += dx*gx[a] + dd*gd[a]
+			for bb := range idx {
+				hess[idx[a]*dim+idx[bb]] += hxx*gx[a]*gx[bb] + hxd*(gx[a]*gd[bb]+gd[a]*gx[bb]) + hdd*gd[a]*gd[bb]
+			}
+		}
+	}
+	return ll
+}
+
+// sigmoid returns 1/(1+e^-x).
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// softplus returns ln(1+e^x) = -ln(sigmoid(-x)) without overflow.
+func softplus(x float64) float64 {
+	if x > 30 {
+		return x + math.Exp(-x)
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+var (
+	errDiverged = errors.New("parameters run away")
+	errSingular = errors.New("information matrix is not positive definite")
+)
+
+// maximize runs damped Newton steps on the active parameters from theta.
+func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
+	dim := p.n + 2
+	k := len(p.active)
+	grad := make([]float64, dim)
+	hess := make([]float64, dim*dim)
+	trial := make([]float64, dim)
+	info := mat.NewSymDense(k, nil)
+	rhs := mat.NewVecDense(k, nil)
+	step := mat.NewVecDense(k, nil)
+	var chol mat.Cholesky
+	for iters = 1; iters <= maxNewton; iters++ {
+		ll = p.evaluate(theta, grad, hess)
+		if math.IsNaN(ll) || math.IsInf(ll, 0) {
+			return ll, iters, fmt.Errorf("%w: log-likelihood %v", ErrNoConvergence, ll)
+		}
+		var maxDiag float64
+		for a, i := range p.active {
+			rhs.SetVec(a, grad[i])
+			for b := a; b < k; b++ {
+				info.SetSym(a, b, -hess[i*dim+p.active[b]])
+			}
+			maxDiag = math.Max(maxDiag, info.At(a, a))
+		}
+		// Levenberg damping until the information is positive definite
+		// and well enough conditioned to solve.
+		ok := chol.Factorize(info) && chol.Cond() < 1e12
+		for lambda := 1e-10 * maxDiag; !ok && lambda < 1e10*maxDiag+1; lambda *= 10 {
+			damped := mat.NewSymDense(k, nil)
+			damped.CopySym(info)
+			for a := range k {
+				damped.SetSym(a, a, info.At(a, a)+lambda)
+			}
+			ok = chol.Factorize(damped) && chol.Cond() < 1e12
+		}
+		if !ok {
+			return ll, iters, fmt.Errorf("%w: %w", ErrNoConvergence, errSingular)
+		}
+		if err := chol.SolveVecTo(step, rhs); err != nil {
+			var c mat.Condition
+			if !errors.As(err, &c) {
+				return ll, iters, fmt.Errorf("%w: %w", ErrNoConvergence, err)
+			}
+		}
+		// Backtracking line search.
+		t := 1.0
+		accepted := false
+		for range 60 {
+			copy(trial, theta)
+			for a, i := range p.active {
+				trial[i] += t * step.AtVec(a)
+			}
+			lt := p.evaluate(trial, nil, nil)
+			if lt >= ll-1e-12*math.Abs(ll) {
+				accepted = true
+				break
+			}
+			t /= 2
+		}
+		if !accepted {
+			return ll, iters, nil // no further progress is possible
+		}
+		var moved float64
+		for a := range k {
+			moved = math.Max(moved, math.Abs(t*step.AtVec(a)))
+		}
+		copy(theta, trial)
+		if p.runaway(theta) {
+			return ll, iters, errDiverged
+		}
+		next := p.evaluate(theta, nil, nil)
+		// Stop when the parameters settle, or when the likelihood no
+		// longer improves (a flat ridge: the information check that
+		// follows decides whether the point is usable).
+		if moved < 1e-9 || next-ll < 1e-13*(1+math.Abs(ll)) {
+			return next, iters, nil
+		}
+	}
+	return ll, iters, fmt.Errorf("%w after %d steps", ErrNoConvergence, maxNewton)
+}
+
+func (p *problem) runaway(theta []float64) bool {
+	if math.Abs(theta[p.advIdx()]) > maxAdvantage || theta[p.drawIdx()] > maxDrawElo {
+		return true
+	}
+	for i := range p.n {
+		if math.Abs(theta[i]) > maxRating {
+			return true
+		}
+	}
+	return false
+}
+
+// information returns minus the Hessian over the active parameters.
+func (p *problem) information(theta []float64) *mat.SymDense {
+	dim := p.n + 2
+	grad := make([]float64, dim)
+	hess := make([]float64, dim*dim)
+	p.evaluate(theta, grad, hess)
+	k := len(p.active)
+	info := mat.NewSymDense(k, nil)
+	for a, i := range p.active {
+		for b := a; b < k; b++ {
+			info.SetSym(a, b, -hess[i*dim+p.active[b]])
+		}
+	}
+	return info
+}
+
+// ordoMeat returns Σ b²·T·Var(score)·v·vᵀ over the active parameters, the
+// middle of the sandwich covariance of the Ordo estimating equations, with
+// the per-game variance E(1-E) - D(E)/4 of the fitted draw model.
+func (p *problem) ordoMeat(theta []float64, drawRate float64) *mat.SymDense {
+	n := p.n
+	pos := make([]int, n+2)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for a, i := range p.active {
+		pos[i] = a
+	}
+	k := len(p.active)
+	acc := make([]float64, k*k)
+	b := ordoBeta
+	for i := range p.cells {
+		c := &p.cells[i]
+		e := sigmoid(b * (theta[c.f] + theta[n] - theta[c.s]))
+		v := e*(1-e) - ordoDrawProb(e, drawRate)/4
+		w := b * b * c.total() * math.Max(v, 0)
+		idx := [3]int{pos[c.f], pos[c.s], pos[n]}
+		sgn := [3]float64{1, -1, 1}
+		for x := range idx {
+			for y := range idx {
+				if idx[x] >= 0 && idx[y] >= 0 {
+					acc[idx[x]*k+idx[y]] += sgn[x] * sgn[y] * w
+				}
+			}
+		}
+	}
+	meat := mat.NewSymDense(k, nil)
+	for a := range k {
+		for c := a; c < k; c++ {
+			meat.SetSym(a, c, acc[a*k+c])
+		}
+	}
+	return meat
+}
+
+// ordoDrawProb is ordo's draw model: the draw probability D for an expected
+// score e when equal players draw with probability d0, from
+// D² = (2·d0/(1-d0))²·W·L with W = e - D/2 and L = 1 - e - D/2.
+func ordoDrawProb(e, d0 float64) float64 {
+	switch {
+	case d0 <= 0:
+		return 0
+	case d0 >= 1:
+		return 1 - math.Abs(1-2*e)
+	}
+	fi := (1 - d0) / (2 * d0)
+	a := 4*fi*fi - 1
+	c := 4 * (e*e - e)
+	if math.Abs(a) < 1e-12 {
+		return -c / 2
+	}
+	// Root of a·D² + 2D + c = 0 written to avoid cancellation.
+	return -c / (1 + math.Sqrt(math.Max(0, 1-a*c)))
+}
+
+// ordoDrawRate finds d0 such that the expected number of real draws equals
+// the observed number.
+func (p *problem) ordoDrawRate(theta []float64) float64 {
+	n := p.n
+	var draws float64
+	es := make([]float64, len(p.cells))
+	for i := range p.cells {
+		c := &p.cells[i]
+		es[i] = sigmoid(ordoBeta * (theta[c.f] + theta[n] - theta[c.s]))
+		draws += c.realDraws()
+	}
+	if draws == 0 {
+		return 0
+	}
+	expected := func(d0 float64) float64 {
+		var s float64
+		for i := range p.cells {
+			c := &p.cells[i]
+			s += c.realGames() * ordoDrawProb(es[i], d0)
+		}
+		return s
+	}
+	lo, hi := 0.0, 1.0
+	if expected(hi) <= draws {
+		return 1
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if expected(mid) < draws {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// players collects the sorted distinct names.
+func playerIndex(games []Game) ([]string, map[string]int) {
+	index := make(map[string]int)
+	for _, g := range games {
+		index[g.White] = 0
+		index[g.Black] = 0
+	}
+	names := make([]string, 0, len(index))
+	for name := range index {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		index[name] = i
+	}
+	return names, index
+}
+
+// groups returns the connectivity group of each player (0 for the largest
+// group, ties broken by the first member's name) and the number of groups.
+func groups(n int, cells []cell) ([]int, int) {
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for _, c := range cells {
+		a, b := find(c.f), find(c.s)
+		if a != b {
+			parent[max(a, b)] = min(a, b)
+		}
+	}
+	size := make(map[int]int)
+	for i := range n {
+		size[find(i)]++
+	}
+	roots := make([]int, 0, len(size))
+	for r := range size {
+		roots = append(roots, r)
+	}
+	sort.Slice(roots, func(a, b int) bool {
+		if size[roots[a]] != size[roots[b]] {
+			return size[roots[a]] > size[roots[b]]
+		}
+		return roots[a] < roots[b] // the root is the smallest index, i.e. the first name
+	})
+	number := make(map[int]int, len(roots))
+	for i, r := range roots {
+		number[r] = i
+	}
+	group := make([]int, n)
+	for i := range n {
+		group[i] = number[find(i)]
+	}
+	return group, len(roots)
+}
+
+// stronglyConnected reports whether, within every group, each player can
+// be reached from each other along edges "took points from": the condition
+// for finite maximum-likelihood ratings without a prior.
+func stronglyConnected(n int, cells []cell, group []int) bool {
+	adj := make([][]int, n)
+	radj := make([][]int, n)
+	link := func(a, b int) { adj[a] = append(adj[a], b); radj[b] = append(radj[b], a) }
+	for _, c := range cells {
+		if c.w+c.d > 0 {
+			link(c.f, c.s)
+		}
+		if c.l+c.d > 0 {
+			link(c.s, c.f)
+		}
+	}
+	reach := func(start int, edges [][]int) []bool {
+		seen := make([]bool, n)
+		stack := []int{start}
+		seen[start] = true
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, w := range edges[v] {
+				if !seen[w] {
+					seen[w] = true
+					stack = append(stack, w)
+				}
+			}
+		}
+		return seen
+	}
+	done := make(map[int]bool)
+	for i := range n {
+		if done[group[i]] {
+			continue
+		}
+		done[group[i]] = true
+		fw, bw := reach(i, adj), reach(i, radj)
+		for j := range n {
+			if group[j] == group[i] && (!fw[j] || !bw[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// condense aggregates the games into cells keyed by (first, second) mover.
+func condense(games []Game, index map[string]int) []cell {
+	type key struct{ f, s int }
+	at := make(map[key]int)
+	var cells []cell
+	for _, g := range games {
+		f, s, pts := g.first()
+		k := key{index[f], index[s]}
+		i, ok := at[k]
+		if !ok {
+			i = len(cells)
+			at[k] = i
+			cells = append(cells, cell{f: k.f, s: k.s})
+		}
+		c := &cells[i]
+		switch pts {
+		case 1:
+			c.w++
+		case 0:
+			c.l++
+		default:
+			c.d++
+		}
+	}
+	sort.Slice(cells, func(a, b int) bool {
+		if cells[a].f != cells[b].f {
+			return cells[a].f < cells[b].f
+		}
+		return cells[a].s < cells[b].s
+	})
+	return cells
+}
+
+// addPrior spreads prior virtual draws per player over its opponents as
+// bayeselo does: for players i and j that met n_ij times, with N_i and N_j
+// games in all, 0.25·prior·n_ij·(1/N_i + 1/N_j) draws are added with each
+// of them moving first.
+func addPrior(n int, cells []cell, prior float64) []cell {
+	type key struct{ f, s int }
+	pairGames := make(map[key]float64)
+	total := make([]float64, n)
+	at := make(map[key]int)
+	for i, c := range cells {
+		g := c.total()
+		a, b := min(c.f, c.s), max(c.f, c.s)
+		pairGames[key{a, b}] += g
+		total[c.f] += g
+		total[c.s] += g
+		at[key{c.f, c.s}] = i
+	}
+	pairs := make([]key, 0, len(pairGames))
+	for k := range pairGames {
+		pairs = append(pairs, k)
+	}
+	sort.Slice(pairs, func(x, y int) bool {
+		if pairs[x].f != pairs[y].f {
+			return pairs[x].f < pairs[y].f
+		}
+		return pairs[x].s < pairs[y].s
+	})
+	for _, k := range pairs {
+		v := 0.25 * prior * pairGames[k] * (1/total[k.f] + 1/total[k.s])
+		for _, o := range []key{{k.f, k.s}, {k.s, k.f}} {
+			i, ok := at[o]
+			if !ok {
+				i = len(cells)
+				at[o] = i
+				cells = append(cells, cell{f: o.f, s: o.s})
+			}
+			cells[i].d += v
+			cells[i].vd += v
+		}
+	}
+	sort.Slice(cells, func(a, b int) bool {
+		if cells[a].f != cells[b].f {
+			return cells[a].f < cells[b].f
+		}
+		return cells[a].s < cells[b].s
+	})
+	return cells
+}
+
+// Fit fits ratings, the first mover's advantage and the draw parameter to
+// the games by maximum likelihood (see the package documentation for the
+// models). Games must be finished and name two different players.
+func Fit(games []Game, opt Options) (*FitResult, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, ErrNoGames
+	}
+	for i, g := range games {
+		if err := g.validate(); err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+	}
+	names, index := playerIndex(games)
+	n := len(names)
+	anchor := -1
+	if opt.Anchor != "" {
+		i, ok := index[opt.Anchor]
+		if !ok {
+			return nil, fmt.Errorf("%w: anchor %q played no game", ErrUnknownPlayer, opt.Anchor)
+		}
+		anchor = i
+	}
+	cells := condense(games, index)
+	group, ngroups := groups(n, cells)
+	res := &FitResult{
+		Model:   opt.Model,
+		Players: names,
+		Group:   group,
+		Groups:  ngroups,
+		Scale:   1,
+		index:   index,
+	}
+	switch {
+	case opt.Model == BayesElo:
+		res.Prior = opt.Prior
+	case !stronglyConnected(n, cells, group):
+		res.Prior = opt.Prior
+		res.Notes = append(res.Notes, fmt.Sprintf(
+			"some players won or lost every game against the others; %g virtual draws per player were added so that ratings stay finite", res.Prior))
+	}
+	if res.Prior > 0 {
+		cells = addPrior(n, cells, res.Prior)
+	}
+
+	p := &problem{model: opt.Model, n: n, cells: cells}
+	theta, info, cov, err := p.fit(res, referencePlayers(group, ngroups, anchor))
+	if err != nil {
+		return nil, err
+	}
+	res.Advantage = theta[p.advIdx()]
+	if opt.Model == BayesElo {
+		res.DrawElo = theta[p.drawIdx()]
+		x := math.Pow(10, -res.DrawElo/400)
+		res.Scale = 4 * x / ((1 + x) * (1 + x))
+		res.DrawRate = math.Tanh(bayesA * res.DrawElo / 2)
+	} else {
+		res.DrawRate = p.ordoDrawRate(theta)
+	}
+	if opt.Model == Ordo && res.DrawRate < 1 {
+		// Ordo's equations count draws as half points, so the inverse
+		// information overstates the variance when games are drawn: use
+		// the sandwich form with the per-game variance of the fitted draw
+		// model. (When every game was drawn that variance is zero and the
+		// plain inverse is kept.)
+		meat := p.ordoMeat(theta, res.DrawRate)
+		var tmp, out mat.Dense
+		tmp.Mul(cov, meat)
+		out.Mul(&tmp, cov)
+		cov = symmetric(&out)
+	}
+	res.AdvantageSE = math.NaN()
+	for a, i := range p.active {
+		if i == p.advIdx() {
+			res.AdvantageSE = math.Sqrt(cov.At(a, a))
+		}
+	}
+	ratingCov, err := p.ratingCovariance(info, cov)
+	if err != nil {
+		return nil, err
+	}
+	display := displayMap(group, ngroups, anchor)
+	res.Ratings = make([]float64, n)
+	var raw mat.VecDense
+	raw.MulVec(display, mat.NewVecDense(n, slices.Clone(theta[:n])))
+	for i := range n {
+		res.Ratings[i] = res.Scale*raw.AtVec(i) + opt.Offset
+	}
+	var tc, tct mat.Dense
+	tc.Mul(display, ratingCov)
+	tct.Mul(&tc, display.T())
+	tct.Scale(res.Scale*res.Scale, &tct)
+	res.cov = symmetric(&tct)
+	if ngroups > 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf(
+			"the players form %d groups that never met each other; ratings are only comparable within a group", ngroups))
+	}
+	return res, nil
+}
+
+// referencePlayers marks one player per group whose rating stays at 0
+// while fitting: the anchor in its group, the first player elsewhere.
+func referencePlayers(group []int, ngroups, anchor int) []bool {
+	ref := make([]int, ngroups)
+	for g := range ref {
+		ref[g] = -1
+	}
+	if anchor >= 0 {
+		ref[group[anchor]] = anchor
+	}
+	for i, g := range group {
+		if ref[g] < 0 {
+			ref[g] = i
+		}
+	}
+	isRef := make([]bool, len(group))
+	for _, r := range ref {
+		isRef[r] = true
+	}
+	return isRef
+}
+
+// fit maximises the likelihood over every rating but the references, the
+// advantage and (BayesElo) drawElo. A parameter that the games do not
+// determine (it runs away, or the information matrix is singular) is held
+// at a neutral value and the fit repeated; res records that. It returns
+// the parameters, the information matrix and its inverse over p.active.
+func (p *problem) fit(res *FitResult, isRef []bool) (theta []float64, info, cov *mat.SymDense, err error) {
+	fitAdv, fitDraw := true, p.model == BayesElo
+	fixDraw := func() {
+		fitDraw = false
+		res.DrawFixed = true
+		res.Notes = append(res.Notes, fmt.Sprintf(
+			"the games do not determine the draw parameter; drawElo was held at %g", DefaultDrawElo))
+	}
+	fixAdv := func() {
+		fitAdv = false
+		res.AdvantageFixed = true
+		res.Notes = append(res.Notes,
+			"the games do not determine the first mover's advantage; the fit held it at 0")
+	}
+	theta = make([]float64, p.n+2)
+	for attempt := 0; ; attempt++ {
+		clear(theta)
+		theta[p.drawIdx()] = DefaultDrawElo
+		if fitDraw {
+			theta[p.drawIdx()] = startDrawElo(p.cells)
+		}
+		p.active = p.active[:0]
+		for i, r := range isRef {
+			if !r {
+				p.active = append(p.active, i)
+			}
+		}
+		if fitAdv {
+			p.active = append(p.active, p.advIdx())
+		}
+		if fitDraw {
+			p.active = append(p.active, p.drawIdx())
+		}
+		var iters int
+		res.LogLikelihood, iters, err = p.maximize(theta)
+		res.Iterations += iters
+		if err == nil {
+			// A singular information matrix means some parameter is not
+			// determined (for example the advantage when every game
+			// between two players had the same one moving first).
+			info = p.information(theta)
+			if cov, err = invert(info); err == nil {
+				return theta, info, cov, nil
+			}
+		}
+		switch {
+		case attempt >= 2:
+			return nil, nil, nil, err
+		case errors.Is(err, errDiverged) && fitDraw && theta[p.drawIdx()] > maxDrawElo:
+			fixDraw()
+		case errors.Is(err, errDiverged) && fitAdv && math.Abs(theta[p.advIdx()]) > maxAdvantage:
+			fixAdv()
+		case errors.Is(err, errDiverged):
+			return nil, nil, nil, fmt.Errorf("%w: ratings run away", ErrNoConvergence)
+		case errors.Is(err, errSingular) && fitAdv:
+			fixAdv()
+		case errors.Is(err, errSingular) && fitDraw:
+			fixDraw()
+		default:
+			return nil, nil, nil, err
+		}
+	}
+}
+
+// ratingCovariance returns the n×n covariance of the ratings in model
+// units, zero for the reference players. For BayesElo it holds the
+// advantage and drawElo at their fitted values, as bayeselo does (the
+// inverse of the ratings' block of the information); for Ordo it is the
+// ratings' block of cov.
+func (p *problem) ratingCovariance(info, cov *mat.SymDense) (*mat.Dense, error) {
+	var rated []int // positions of the free ratings in p.active
+	for a, i := range p.active {
+		if i < p.n {
+			rated = append(rated, a)
+		}
+	}
+	block := mat.NewSymDense(len(rated), nil)
+	for x, a := range rated {
+		for y := x; y < len(rated); y++ {
+			block.SetSym(x, y, cov.At(a, rated[y]))
+		}
+	}
+	if p.model == BayesElo {
+		sub := mat.NewSymDense(len(rated), nil)
+		for x, a := range rated {
+			for y := x; y < len(rated); y++ {
+				sub.SetSym(x, y, info.At(a, rated[y]))
+			}
+		}
+		var err error
+		if block, err = invert(sub); err != nil {
+			return nil, err
+		}
+	}
+	full := mat.NewDense(p.n, p.n, nil)
+	for x, a := range rated {
+		for y, b := range rated {
+			full.Set(p.active[a], p.active[b], block.At(x, y))
+		}
+	}
+	return full, nil
+}
+
+// displayMap returns the linear map from fitted ratings to displayed ones
+// (before scaling and offset): each group centred on its mean, or on the
+// anchor in the anchor's group.
+func displayMap(group []int, ngroups, anchor int) *mat.Dense {
+	n := len(group)
+	members := make([]int, ngroups)
+	for _, g := range group {
+		members[g]++
+	}
+	t := mat.NewDense(n, n, nil)
+	for i, g := range group {
+		t.Set(i, i, 1)
+		if anchor >= 0 && g == group[anchor] {
+			t.Set(i, anchor, t.At(i, anchor)-1)
+			continue
+		}
+		for j, h := range group {
+			if h == g {
+				t.Set(i, j, t.At(i, j)-1/float64(members[g]))
+			}
+		}
+	}
+	return t
+}
+
+// invert returns the inverse of a positive definite matrix.
+func invert(m *mat.SymDense) (*mat.SymDense, error) {
+	var chol mat.Cholesky
+	if !chol.Factorize(m) || chol.Cond() > 1e14 {
+		return nil, fmt.Errorf("%w: %w", ErrNoConvergence, errSingular)
+	}
+	var inv mat.SymDense
+	if err := chol.InverseTo(&inv); err != nil {
+		// A mat.Condition error: the matrix is numerically singular.
+		return nil, fmt.Errorf("%w: %w (%v)", ErrNoConvergence, errSingular, err)
+	}
+	return &inv, nil
+}
+
+// symmetric returns (m + mᵀ)/2.
+func symmetric(m *mat.Dense) *mat.SymDense {
+	k, _ := m.Dims()
+	s := mat.NewSymDense(k, nil)
+	for a := range k {
+		for b := a; b < k; b++ {
+			s.SetSym(a, b, (m.At(a, b)+m.At(b, a))/2)
+		}
+	}
+	return s
+}
+
+// startDrawElo guesses drawElo from the share of draws.
+func startDrawElo(cells []cell) float64 {
+	var d, t float64
+	for _, c := range cells {
+		d += c.d
+		t += c.total()
+	}
+	frac := math.Min(math.Max(d/t, 0.05), 0.9)
+	return 2 * math.Atanh(frac) / bayesA
+}

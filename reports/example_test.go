@@ -1,0 +1,68 @@
+package reports_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/reports"
+)
+
+func exampleAnalysis() *rating.Analysis {
+	var games []rating.Game
+	add := func(white, black string, r game.Result, n int) {
+		for range n {
+			games = append(games, rating.Game{White: white, Black: black, FirstMover: game.White, Result: r})
+		}
+	}
+	add("alpha", "beta", game.WhiteWins, 6)
+	add("alpha", "beta", game.Draw, 2)
+	add("beta", "alpha", game.WhiteWins, 3)
+	add("beta", "alpha", game.BlackWins, 4)
+	add("beta", "alpha", game.Draw, 1)
+	a, err := rating.Analyze(games, rating.Options{})
+	if err != nil {
+		panic(err) // the games above are valid
+	}
+	return a
+}
+
+func ExampleWriteCSV() {
+	if err := reports.WriteCSV(os.Stdout, exampleAnalysis()); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// rank,name,group,elo,interval,games,wins,draws,losses,points,score_pct,draw_pct,first_games,first_score_pct,second_games,second_score_pct,los_next_pct
+	// 1,alpha,1,70.5,69.6,16,10,3,3,11.5,71.9,18.8,8,87.5,8,56.2,97.6
+	// 2,beta,1,-70.5,69.6,16,3,3,10,4.5,28.1,18.8,8,43.8,8,12.5,
+}
+
+func ExampleWriteTerminal() {
+	a := exampleAnalysis()
+	if err := reports.WriteTerminal(os.Stdout, reports.Meta{Name: "Example match"}, a); err != nil {
+		fmt.Println(err)
+	}
+}
+
+func ExampleWriteFiles() {
+	dir, err := os.MkdirTemp("", "report")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	if err := reports.WriteFiles(dir, reports.Meta{Name: "Example match", Game: "cheversi"}, exampleAnalysis()); err != nil {
+		fmt.Println(err)
+		return
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		fmt.Println(e.Name())
+	}
+	// Output:
+	// report.html
+	// report.json
+	// report.md
+	// standings.csv
+}

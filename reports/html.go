@@ -1,0 +1,309 @@
+package reports
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/arena-games/arena/arena/rating"
+)
+
+//go:embed report.html.tmpl
+var htmlSource string
+
+var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+
+// Chart geometry (SVG user units).
+const (
+	chartWidth  = 760.0
+	labelWidth  = 190.0
+	valueWidth  = 110.0
+	rowHeight   = 24.0
+	axisHeight  = 28.0
+	barHeight   = 16.0
+	maxLabelLen = 48
+)
+
+type htmlTable struct {
+	Header []string
+	Rows   [][]string
+}
+
+type ratingRow struct {
+	Y, TextY, X1, X2, CX, Cap1, Cap2 string
+	Name, Label                      string
+}
+
+type tick struct {
+	X, Label string
+}
+
+type ratingChart struct {
+	Width, Height, AxisY, LabelX, ValueX, PlotLeft, PlotRight string
+	Rows                                                      []ratingRow
+	Ticks                                                     []tick
+	ZeroX                                                     string
+}
+
+type crossCell struct {
+	Text, Title string
+	Class       string
+}
+
+type crossRow struct {
+	Name  string
+	Cells []crossCell
+	Total string
+}
+
+type sideBar struct {
+	Y, TextY                  string
+	Label, Title              string
+	WinW, DrawX, DrawW, LossX string
+	LossW, Score, WinT, LossT string
+	Games                     string
+	Separator                 bool
+}
+
+type sideChart struct {
+	Width, Height, LabelX, BarX, ValueX string
+	Bars                                []sideBar
+	HalfX, AxisTop, AxisBottom          string
+}
+
+type htmlView struct {
+	Title, Game, Started, Finished, Rules string
+	Sources                               []string
+	Summary                               string
+	Level                                 string
+	Standings                             htmlTable
+	Ratings                               ratingChart
+	CrossNames                            []string
+	Cross                                 []crossRow
+	Side                                  htmlTable
+	SideChart                             sideChart
+	Openings                              htmlTable
+	ByPlayer                              htmlTable
+	Pairs                                 htmlTable
+	Groups                                [][]string
+	Notes                                 []string
+}
+
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+// WriteHTML writes report.html: one self-contained page with inline CSS
+// and SVG charts (ratings with their intervals, the cross table, the side
+// balance overall and per opening). All names are escaped.
+func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
+	if a == nil {
+		return ErrNoAnalysis
+	}
+	v := htmlView{
+		Title: m.Name, Game: m.Game, Rules: strings.TrimRight(m.Rules, "\n"), Sources: m.Sources,
+		Level:   level(a),
+		Summary: fmt.Sprintf("%d games, %d players; %s.", a.Games, len(a.Players), modelLine(a)),
+		Notes:   a.Notes,
+	}
+	if v.Title == "" {
+		v.Title = "Ratings"
+	}
+	if !m.Started.IsZero() {
+		v.Started = when(m.Started)
+	}
+	if !m.Finished.IsZero() {
+		v.Finished = when(m.Finished)
+	}
+	v.Standings = htmlTable{standingsHeader(a), standingsRows(a)}
+	v.Ratings = ratingsChart(a)
+	v.CrossNames, v.Cross = crossTable(a)
+	h, rows := sideRows(a)
+	v.Side = htmlTable{h, rows}
+	v.SideChart = sideBalanceChart(a)
+	for _, p := range a.Players {
+		v.ByPlayer.Rows = append(v.ByPlayer.Rows, []string{
+			p.Name, wdl(p.FirstMover.Wins, p.FirstMover.Draws, p.FirstMover.Losses), sideScore(p.FirstMover),
+			wdl(p.SecondMover.Wins, p.SecondMover.Draws, p.SecondMover.Losses), sideScore(p.SecondMover),
+		})
+	}
+	v.ByPlayer.Header = []string{"Player", "As first mover W / D / L", "Score", "As second mover W / D / L", "Score"}
+	v.Openings.Header = []string{"Opening", "Games", "First mover W / D / L", "Score (" + level(a) + ")", "Sign test p"}
+	for _, o := range a.SideBalance.Openings {
+		v.Openings.Rows = append(v.Openings.Rows, []string{
+			o.Opening, strconv.Itoa(o.Games), wdl(o.Wins, o.Draws, o.Losses),
+			fmt.Sprintf("%s [%s, %s]", pct(o.Score), pct(o.ScoreLow), pct(o.ScoreHigh)), pvalue(o.SignTestP),
+		})
+	}
+	v.Pairs.Header = []string{"A", "B", "Games", "A's W / D / L", "A's score", "Elo diff", "LOS", "Draws", "Pairs (LL, LD, WL+DD, WD, WW)"}
+	for _, p := range a.Pairs {
+		penta := dash
+		if p.Pentanomial != nil {
+			penta = fmt.Sprintf("%v: %s ± %s", p.Pentanomial.Counts, elop(p.Pentanomial.Elo), plusMinus(p.Pentanomial.Margin))
+		}
+		v.Pairs.Rows = append(v.Pairs.Rows, []string{
+			p.A, p.B, strconv.Itoa(p.Games), wdl(p.Wins, p.Draws, p.Losses), pct(p.Score),
+			fmt.Sprintf("%s ± %s", elop(p.Elo), plusMinus(p.Margin)), los(p.LOS), pct(p.DrawRatio), penta,
+		})
+	}
+	if len(a.Groups) > 1 {
+		for _, g := range a.Groups {
+			v.Groups = append(v.Groups, g.Players)
+		}
+	}
+	ew := &errWriter{w: w}
+	if err := htmlTemplate.Execute(ew, v); err != nil {
+		return err
+	}
+	return ew.err
+}
+
+// niceStep returns a round tick spacing for a range.
+func niceStep(span float64) float64 {
+	raw := span / 6
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if raw <= m*mag {
+			return m * mag
+		}
+	}
+	return 10 * mag
+}
+
+func ratingsChart(a *rating.Analysis) ratingChart {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range a.Players {
+		lo = math.Min(lo, p.Elo-p.Interval)
+		hi = math.Max(hi, p.Elo+p.Interval)
+	}
+	if !(hi > lo) {
+		lo, hi = lo-50, hi+50
+	}
+	pad := (hi - lo) * 0.05
+	lo, hi = lo-pad, hi+pad
+	left, right := labelWidth, chartWidth-valueWidth
+	x := func(e float64) float64 { return left + (e-lo)/(hi-lo)*(right-left) }
+	c := ratingChart{
+		Width:     f1(chartWidth),
+		Height:    f1(axisHeight + rowHeight*float64(len(a.Players)) + 8),
+		AxisY:     f1(axisHeight - 6),
+		LabelX:    f1(left - 8),
+		ValueX:    f1(right + 8),
+		PlotLeft:  f1(left),
+		PlotRight: f1(right),
+	}
+	if lo < 0 && hi > 0 && signed(a) {
+		c.ZeroX = f1(x(0))
+	}
+	step := niceStep(hi - lo)
+	for t := math.Ceil(lo/step) * step; t <= hi; t += step {
+		c.Ticks = append(c.Ticks, tick{X: f1(x(t)), Label: elo(t, signed(a))})
+	}
+	for i, p := range a.Players {
+		y := axisHeight + rowHeight*float64(i) + rowHeight/2
+		c.Rows = append(c.Rows, ratingRow{
+			Y: f1(y), TextY: f1(y + 4),
+			X1: f1(x(p.Elo - p.Interval)), X2: f1(x(p.Elo + p.Interval)), CX: f1(x(p.Elo)),
+			Cap1: f1(y - 5), Cap2: f1(y + 5),
+			Name:  p.Name,
+			Label: fmt.Sprintf("%s ± %.0f", elo(p.Elo, signed(a)), p.Interval),
+		})
+	}
+	return c
+}
+
+func crossTable(a *rating.Analysis) ([]string, []crossRow) {
+	n := len(a.Players)
+	pos := make(map[string]int, n)
+	names := make([]string, n)
+	for i, p := range a.Players {
+		pos[p.Name] = i
+		names[i] = p.Name
+	}
+	type cell struct {
+		points float64
+		games  int
+	}
+	grid := make([][]cell, n)
+	for i := range grid {
+		grid[i] = make([]cell, n)
+	}
+	for _, p := range a.Pairs {
+		i, j := pos[p.A], pos[p.B]
+		pts := float64(p.Wins) + float64(p.Draws)/2
+		grid[i][j] = cell{pts, p.Games}
+		grid[j][i] = cell{float64(p.Games) - pts, p.Games}
+	}
+	rows := make([]crossRow, n)
+	for i, p := range a.Players {
+		rows[i] = crossRow{Name: p.Name, Total: fmt.Sprintf("%s / %d", fmtPoints(p.Points), p.Games)}
+		for j := range n {
+			c := grid[i][j]
+			switch {
+			case i == j:
+				rows[i].Cells = append(rows[i].Cells, crossCell{Text: "", Class: "self"})
+			case c.games == 0:
+				rows[i].Cells = append(rows[i].Cells, crossCell{Text: dash, Class: "none"})
+			default:
+				s := c.points / float64(c.games)
+				rows[i].Cells = append(rows[i].Cells, crossCell{
+					Text:  fmt.Sprintf("%s/%d", fmtPoints(c.points), c.games),
+					Title: fmt.Sprintf("%s against %s: %s", p.Name, names[j], pct(s)),
+					Class: "s" + strconv.Itoa(int(math.Round(s*10))),
+				})
+			}
+		}
+	}
+	return names, rows
+}
+
+func fmtPoints(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+func sideBalanceChart(a *rating.Analysis) sideChart {
+	sb := a.SideBalance
+	left, right := labelWidth+30, chartWidth-valueWidth
+	width := right - left
+	type item struct {
+		label, title string
+		w, d, l      int
+		sep          bool
+	}
+	items := []item{{label: "All games", title: "All games", w: sb.Wins, d: sb.Draws, l: sb.Losses}}
+	if r := sb.Reference; r != nil {
+		items = append(items, item{label: r.Label, title: r.Label, w: r.Wins, d: r.Draws, l: r.Losses})
+	}
+	for i, o := range sb.Openings {
+		label := o.Opening
+		if len([]rune(label)) > maxLabelLen {
+			label = string([]rune(label)[:maxLabelLen-1]) + "…"
+		}
+		items = append(items, item{label: label, title: o.Opening, w: o.Wins, d: o.Draws, l: o.Losses, sep: i == 0})
+	}
+	c := sideChart{
+		Width:  f1(chartWidth),
+		LabelX: f1(left - 8), BarX: f1(left), ValueX: f1(right + 8),
+		HalfX:   f1(left + width/2),
+		AxisTop: f1(4),
+	}
+	y := 8.0
+	for _, it := range items {
+		if it.sep {
+			y += 10
+		}
+		n := float64(it.w + it.d + it.l)
+		ww, dw := width*float64(it.w)/n, width*float64(it.d)/n
+		score := (float64(it.w) + float64(it.d)/2) / n
+		c.Bars = append(c.Bars, sideBar{
+			Y: f1(y), TextY: f1(y + barHeight - 4),
+			Label: it.label, Title: fmt.Sprintf("%s: first mover %d wins, %d draws, %d losses", it.title, it.w, it.d, it.l),
+			WinW: f1(ww), DrawX: f1(left + ww), DrawW: f1(dw), LossX: f1(left + ww + dw), LossW: f1(width - ww - dw),
+			Score: pct(score), Games: strconv.Itoa(int(n)), Separator: it.sep,
+		})
+		y += barHeight + 6
+	}
+	c.AxisBottom = f1(y)
+	c.Height = f1(y + 4)
+	return c
+}

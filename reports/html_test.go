@@ -1,0 +1,132 @@
+package reports
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/rating"
+)
+
+// groupsAnalysis is computed from games: two groups of players that never
+// met, openings and colour-reversed pairs.
+func groupsAnalysis(t *testing.T) *rating.Analysis {
+	t.Helper()
+	var games []rating.Game
+	add := func(w, b string, r game.Result, opening, key string) {
+		games = append(games, rating.Game{White: w, Black: b, FirstMover: game.Black, Result: r, Opening: opening, PairKey: key})
+	}
+	add("x<1>", "y&2", game.WhiteWins, "o1", "k1")
+	add("y&2", "x<1>", game.Draw, "o1", "k1")
+	add("x<1>", "y&2", game.BlackWins, "o2", "k2")
+	add("y&2", "x<1>", game.BlackWins, "o2", "k2")
+	add("p", "q", game.Draw, "", "")
+	add("q", "r", game.WhiteWins, "", "")
+	add("r", "p", game.Draw, "", "")
+	a, err := rating.Analyze(games, rating.Options{Model: rating.Ordo, Offset: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestHTMLEscapesAndIsSelfContained(t *testing.T) {
+	for name, a := range map[string]*rating.Analysis{"hand-made": testAnalysis(), "groups": groupsAnalysis(t)} {
+		var b bytes.Buffer
+		if err := WriteHTML(&b, testMeta(), a); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, bad := range []string{"<b>Bob", "<cup>", "<note>", "<x>", "x<1>", "y&2"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: report.html contains unescaped %q", name, bad)
+			}
+		}
+		// Nothing is fetched: no links, sources, imports or CSS urls; the
+		// only URL is the SVG namespace.
+		for _, bad := range []string{" src=", " href=", "@import", "url("} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: report.html refers to outside content (%q)", name, bad)
+			}
+		}
+		urls := regexp.MustCompile(`https?://[^"' ]+`).FindAllString(out, -1)
+		for _, u := range urls {
+			if u != "http://www.w3.org/2000/svg" {
+				t.Errorf("%s: report.html mentions %s", name, u)
+			}
+		}
+		if got := strings.Count(out, "<svg "); got != 2 {
+			t.Errorf("%s: %d charts, want 2", name, got)
+		}
+	}
+}
+
+// chromium returns the path of a Chromium binary, or "" when there is none.
+func chromium() string {
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// TestHTMLRendersInChromium loads report.html in headless Chromium and
+// checks that the charts are there and that the page's script ran (it
+// flips a marker element), which it would not after a script error.
+func TestHTMLRendersInChromium(t *testing.T) {
+	bin := chromium()
+	if bin == "" {
+		if os.Getenv("ARENA_REQUIRE_CHROMIUM") == "1" {
+			t.Fatal("chromium is not installed and ARENA_REQUIRE_CHROMIUM=1")
+		}
+		t.Skip("chromium is not installed (set ARENA_REQUIRE_CHROMIUM=1 to require it)")
+	}
+	dir := t.TempDir()
+	for name, a := range map[string]*rating.Analysis{"handmade": testAnalysis(), "groups": groupsAnalysis(t)} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name+".html")
+			var b bytes.Buffer
+			if err := WriteHTML(&b, testMeta(), a); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+				"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+				"--user-data-dir="+filepath.Join(dir, name+"-profile"), "--dump-dom", "file://"+path)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			dom, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("chromium: %v\n%s", err, stderr.String())
+			}
+			page := string(dom)
+			for _, want := range []string{`id="render-check" data-ok="yes"`, "Rendered 2 charts", `id="ratings-chart"`, `id="side-chart"`, `id="cross"`, "<circle"} {
+				if !strings.Contains(page, want) {
+					t.Errorf("rendered page lacks %q\n%s", want, stderr.String())
+				}
+			}
+			// The names come out as text, not markup.
+			for _, p := range a.Players {
+				if strings.ContainsAny(p.Name, "<&") && !strings.Contains(page, strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(p.Name)) {
+					t.Errorf("name %q not shown as text", p.Name)
+				}
+			}
+			if strings.Contains(page, "<b>Bob</b>") {
+				t.Error("a player's name became markup")
+			}
+		})
+	}
+}

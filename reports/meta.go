@@ -1,0 +1,91 @@
+package reports
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/arena-games/arena/arena/rating"
+)
+
+// Meta describes what a report is about.
+type Meta struct {
+	// Name is the tournament's name (the report's title).
+	Name string `json:"name"`
+	// Game is "cheversi" or "checkers"; empty for rated PGN/PDN files.
+	Game string `json:"game,omitempty"`
+	// Rules describes the rule set in words (preset and switches); it may
+	// span several lines.
+	Rules string `json:"rules,omitempty"`
+	// Started and Finished bound the tournament; zero when unknown.
+	Started  time.Time `json:"started,omitzero"`
+	Finished time.Time `json:"finished,omitzero"`
+	// Sources lists the input files, if the games came from files.
+	Sources []string `json:"sources,omitempty"`
+}
+
+// File names written by WriteFiles.
+const (
+	MarkdownFile = "report.md"
+	CSVFile      = "standings.csv"
+	JSONFile     = "report.json"
+	HTMLFile     = "report.html"
+)
+
+// ErrNoAnalysis means a writer was given a nil Analysis.
+var ErrNoAnalysis = errors.New("no analysis to report")
+
+// WriteFiles writes report.md, standings.csv, report.json and report.html
+// into dir, creating it if needed. Each file is written to a temporary
+// name first and renamed, so a reader never sees half a file.
+func WriteFiles(dir string, m Meta, a *rating.Analysis) error {
+	if a == nil {
+		return ErrNoAnalysis
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report directory: %w", err)
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{MarkdownFile, func(w io.Writer) error { return WriteMarkdown(w, m, a) }},
+		{CSVFile, func(w io.Writer) error { return WriteCSV(w, a) }},
+		{JSONFile, func(w io.Writer) error { return WriteJSON(w, m, a) }},
+		{HTMLFile, func(w io.Writer) error { return WriteHTML(w, m, a) }},
+	}
+	for _, f := range files {
+		var buf bytes.Buffer
+		if err := f.write(&buf); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		if err := writeFileAtomic(filepath.Join(dir, f.name), buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
