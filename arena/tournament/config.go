@@ -1,0 +1,660 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/arena-games/arena/arena/checkers"
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/bots/builtin"
+)
+
+// Tournament formats.
+const (
+	RoundRobin = "round-robin" // every pair of bots meets
+	Gauntlet   = "gauntlet"    // the named players meet every other bot, not each other
+)
+
+// Opening decks of the ACF 3-move ballot file.
+const (
+	DeckACF = "acf" // the official 156 ballots: crossboard and mailplay, barred ones excluded
+	DeckCTD = "ctd" // the 50 ballots of the "computer tough deck"
+	DeckAll = "all" // all 174 ballots, barred ones included
+)
+
+// Defaults applied by Load.
+const (
+	DefaultRounds      = 1
+	DefaultMoveTime    = time.Second
+	DefaultMargin      = 100 * time.Millisecond
+	DefaultRandomCount = 10
+	DefaultOutputRoot  = "results"
+)
+
+// Config is a tournament configuration, decoded from TOML by Load and
+// documented in configs/README.md. Relative paths in it are resolved
+// against the directory of the configuration file, except Output, which is
+// relative to the working directory.
+type Config struct {
+	Name         string         `toml:"name"`
+	Output       string         `toml:"output"`
+	Seed         int64          `toml:"seed"`
+	Concurrency  int            `toml:"concurrency"`
+	Game         GameConfig     `toml:"game"`
+	Format       FormatConfig   `toml:"format"`
+	Openings     OpeningsConfig `toml:"openings"`
+	Time         TimeControl    `toml:"time"`
+	Adjudication Adjudication   `toml:"adjudication"`
+	Bots         []BotConfig    `toml:"bots"`
+
+	// Path is the file the configuration was read from ("" if none) and
+	// Dir the directory relative paths are resolved against.
+	Path string `toml:"-"`
+	Dir  string `toml:"-"`
+
+	// Rules are the game rules built from Game and Adjudication.
+	Rules game.Rules `toml:"-"`
+
+	keys keyLines
+}
+
+// GameConfig selects the game and its rule set.
+type GameConfig struct {
+	Name   string `toml:"name"`   // "cheversi" or "checkers"
+	Preset string `toml:"preset"` // "" = the game's default preset
+	// Rules overrides individual switches of the preset; values may be
+	// strings, booleans or integers.
+	Rules map[string]any `toml:"rules"`
+
+	overrides []game.Setting
+}
+
+// FormatConfig is the pairing scheme.
+type FormatConfig struct {
+	Kind    string   `toml:"kind"`    // RoundRobin (default) or Gauntlet
+	Rounds  int      `toml:"rounds"`  // default 1; a round plays every opening of every pairing twice
+	Players []string `toml:"players"` // Gauntlet: the bots that play every other bot
+}
+
+// OpeningsConfig selects the openings. With File set, openings come from
+// that file (an ACF ballot table, or one move sequence per line). Without
+// it, checkers uses the ACF 3-move ballots and other games start from the
+// start position, or, with Plies set, from Count random legal openings of
+// that many plies drawn from the tournament seed.
+type OpeningsConfig struct {
+	File  string `toml:"file"`
+	Deck  string `toml:"deck"`  // ballot tables: DeckACF (default), DeckCTD or DeckAll
+	Plies int    `toml:"plies"` // random openings: plies each
+	Count int    `toml:"count"` // random openings: how many (default DefaultRandomCount)
+	Limit int    `toml:"limit"` // use only the first Limit openings (0 = all)
+}
+
+// TimeControl is either a fixed time per move (Move) or a clock with Base
+// time per side plus Increment per move. Margin is extra time allowed for
+// process overhead before a bot loses on time.
+type TimeControl struct {
+	Move      time.Duration `toml:"move"`
+	Base      time.Duration `toml:"base"`
+	Increment time.Duration `toml:"increment"`
+	Margin    time.Duration `toml:"margin"`
+}
+
+// Fixed reports whether tc gives a fixed time per move.
+func (tc TimeControl) Fixed() bool { return tc.Base == 0 }
+
+// String describes tc, e.g. "1s/move" or "10s+0.1s".
+func (tc TimeControl) String() string {
+	if tc.Fixed() {
+		return fmt.Sprintf("%v/move", tc.Move)
+	}
+	return fmt.Sprintf("%v+%v", tc.Base, tc.Increment)
+}
+
+// Adjudication holds the draw rules and length cap the arena applies. They
+// are rule switches of the game (checkers only); a zero value keeps the
+// preset's default, a negative value turns the rule off.
+type Adjudication struct {
+	MaxPlies   int `toml:"max_plies"`
+	Repetition int `toml:"repetition"`
+	QuietMoves int `toml:"quiet_moves"`
+}
+
+// BotConfig is one participant.
+type BotConfig struct {
+	Name string `toml:"name"`
+	// Either Builtin names a built-in bot ("random", "greedy",
+	// "alphabeta"), run as `arena bot NAME ARGS...`, or Command is the
+	// executable: a path (relative to the configuration's directory) or a
+	// name looked up in PATH.
+	Builtin string   `toml:"builtin"`
+	Command string   `toml:"command"`
+	Args    []string `toml:"args"`
+	Dir     string   `toml:"dir"` // working directory ("" = the configuration's directory)
+	// Env holds extra environment variables.
+	Env map[string]string `toml:"env"`
+	// Options are protocol options set after the handshake; values may be
+	// strings, booleans or numbers.
+	Options map[string]any `toml:"options"`
+	// Time overrides the tournament's time control for this bot. Margin
+	// is inherited when not set.
+	Time *TimeControl `toml:"time"`
+	// HandshakeTimeout bounds the start-up handshake (default 10s).
+	HandshakeTimeout time.Duration `toml:"handshake_timeout"`
+}
+
+// ConfigError is a problem with a configuration, located by key and line.
+type ConfigError struct {
+	Path string // configuration file
+	Line int    // 1-based; 0 when unknown
+	Key  string // e.g. "bots[2].command"
+	Err  error
+}
+
+// Error returns e.g. `tour.toml:12: bots[2].command: executable "x" not found`.
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	} else if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.Key != "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("invalid configuration")
+
+// Load reads, decodes and validates a configuration file. Unknown keys,
+// wrong types and invalid values are reported together, each as a
+// *ConfigError naming the key and its line; the joined error wraps
+// ErrConfig.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	return Parse(data, path, filepath.Dir(abs))
+}
+
+// Parse decodes and validates a configuration held in memory. name is used
+// in error messages; dir is the directory relative paths are resolved
+// against.
+func Parse(data []byte, name, dir string) (*Config, error) {
+	cfg := &Config{Path: name, Dir: dir, keys: scanKeyLines(string(data))}
+	md, err := toml.Decode(string(data), cfg)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, &ConfigError{Path: name, Line: pe.Position.Line, Key: pe.LastKey, Err: errors.New(pe.Message)})
+		}
+		if m := decodeErrRE.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return nil, fmt.Errorf("%w: %w", ErrConfig, &ConfigError{Path: name, Line: line, Key: m[2], Err: errors.New(plainTypeError(m[3]))})
+		}
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, name, err)
+	}
+	var errs []error
+	for _, k := range md.Undecoded() {
+		if freeForm(k) {
+			continue
+		}
+		errs = append(errs, cfg.errAt(cfg.keys.lineOfUndecoded(k), k.String(), errors.New("unknown key")))
+	}
+	errs = append(errs, cfg.validate(md)...)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%w:\n%w", ErrConfig, errors.Join(errs...))
+	}
+	return cfg, nil
+}
+
+// decodeErrRE matches the decoder's type errors, which carry the line and
+// key only in their text: `toml: line 4 (last key "format.rounds"): ...`.
+var decodeErrRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
+// Type errors as the decoder words them; plainTypeError rewords them
+// without the names of Go types.
+var (
+	mismatchRE     = regexp.MustCompile(`^type mismatch for [\w.*\[\]]+: expected (\w+) but found (\w+)$`)
+	incompatibleRE = regexp.MustCompile(`^incompatible types: TOML value has type (\w+); destination has type (\w+)$`)
+)
+
+func plainTypeError(msg string) string {
+	if m := mismatchRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("wrong type: want a %s, got a %s", m[1], m[2])
+	}
+	if m := incompatibleRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("wrong type: want %s, got %s", m[2], m[1])
+	}
+	return msg
+}
+
+// freeForm reports whether an undecoded key lies in a table whose keys are
+// free (rule switches and bot options are decoded into interface values,
+// which the decoder does not mark as decoded).
+func freeForm(k toml.Key) bool {
+	return len(k) >= 3 && (k[0] == "game" && k[1] == "rules" || k[0] == "bots" && k[1] == "options")
+}
+
+func (c *Config) errAt(line int, key string, err error) error {
+	return &ConfigError{Path: c.Path, Line: line, Key: key, Err: err}
+}
+
+// errKey builds an error for the key at path (indexed, see keyLines).
+func (c *Config) errKey(path []string, err error) error {
+	return c.errAt(c.keys.line(path...), displayKey(path), err)
+}
+
+// displayKey renders an indexed path as bots[2].command.
+func displayKey(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil && i > 0 {
+			fmt.Fprintf(&b, "[%s]", p)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+var botNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+
+// validate checks values, applies defaults and builds the rules.
+func (c *Config) validate(md toml.MetaData) []error {
+	var errs []error
+	add := func(path []string, format string, args ...any) {
+		errs = append(errs, c.errKey(path, fmt.Errorf(format, args...)))
+	}
+	if c.Name == "" {
+		base := filepath.Base(c.Path)
+		c.Name = strings.TrimSuffix(base, filepath.Ext(base))
+		if c.Name == "" || c.Name == "." {
+			c.Name = "tournament"
+		}
+	}
+	if c.Output == "" {
+		c.Output = filepath.Join(DefaultOutputRoot, sanitizeFileName(c.Name))
+	}
+	if c.Concurrency < 0 {
+		add([]string{"concurrency"}, "must be at least 1 (or 0 for the number of CPUs), got %d", c.Concurrency)
+	}
+	if c.Concurrency == 0 {
+		c.Concurrency = runtime.NumCPU()
+	}
+
+	errs = append(errs, c.validateRules(md)...)
+
+	switch c.Format.Kind {
+	case "":
+		c.Format.Kind = RoundRobin
+	case RoundRobin, Gauntlet:
+	default:
+		add([]string{"format", "kind"}, "unknown format %q (want %q or %q)", c.Format.Kind, RoundRobin, Gauntlet)
+	}
+	if c.Format.Rounds < 0 {
+		add([]string{"format", "rounds"}, "must be at least 1, got %d", c.Format.Rounds)
+	}
+	if c.Format.Rounds == 0 {
+		c.Format.Rounds = DefaultRounds
+	}
+
+	errs = append(errs, c.validateOpenings()...)
+
+	if err := c.Time.validate(true); err != nil {
+		add([]string{"time"}, "%v", err)
+	}
+
+	errs = append(errs, c.validateBots()...)
+
+	if c.Format.Kind == Gauntlet {
+		if len(c.Format.Players) == 0 {
+			add([]string{"format", "players"}, "a gauntlet needs at least one player")
+		}
+		seen := map[string]bool{}
+		for _, p := range c.Format.Players {
+			if !slices.ContainsFunc(c.Bots, func(b BotConfig) bool { return b.Name == p }) {
+				add([]string{"format", "players"}, "no bot is named %q", p)
+			}
+			if seen[p] {
+				add([]string{"format", "players"}, "%q is listed twice", p)
+			}
+			seen[p] = true
+		}
+		if len(c.Format.Players) >= len(c.Bots) && len(c.Bots) > 0 {
+			add([]string{"format", "players"}, "a gauntlet needs at least one bot that is not a player")
+		}
+	} else if len(c.Format.Players) > 0 {
+		add([]string{"format", "players"}, "only a %q format takes players", Gauntlet)
+	}
+	return errs
+}
+
+func (c *Config) validateRules(md toml.MetaData) []error {
+	var errs []error
+	if c.Game.Name == "" {
+		return []error{c.errKey([]string{"game", "name"}, fmt.Errorf("missing (want %s)", strings.Join(games.Names(), " or ")))}
+	}
+	// Keep the overrides in the order the file gives them.
+	for _, k := range md.Keys() {
+		if len(k) != 3 || k[0] != "game" || k[1] != "rules" {
+			continue
+		}
+		v, err := settingValue(c.Game.Rules[k[2]])
+		if err != nil {
+			errs = append(errs, c.errKey([]string(k), err))
+			continue
+		}
+		c.Game.overrides = append(c.Game.overrides, game.Setting{Key: k[2], Value: v})
+	}
+	adj := []struct {
+		key, name string
+		v         int
+	}{
+		{"max_plies", "max_plies", c.Adjudication.MaxPlies},
+		{"repetition", "repetition", c.Adjudication.Repetition},
+		{"quiet_moves", "quiet_moves", c.Adjudication.QuietMoves},
+	}
+	var adjOverrides []game.Setting
+	for _, a := range adj {
+		switch {
+		case a.v == 0:
+			continue
+		case c.Game.Name != "checkers":
+			errs = append(errs, c.errKey([]string{"adjudication", a.key}, fmt.Errorf("applies to checkers only")))
+			continue
+		case a.v < 0:
+			adjOverrides = append(adjOverrides, game.Setting{Key: a.name, Value: "0"})
+		default:
+			adjOverrides = append(adjOverrides, game.Setting{Key: a.name, Value: strconv.Itoa(a.v)})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	rules, err := games.New(c.Game.Name, c.Game.Preset, c.Game.overrides)
+	if err != nil {
+		key := []string{"game"}
+		switch {
+		case !slices.Contains(games.Names(), c.Game.Name):
+			key = []string{"game", "name"}
+		case len(c.Game.overrides) > 0:
+			key = []string{"game", "rules"}
+		case c.Game.Preset != "":
+			key = []string{"game", "preset"}
+		}
+		return []error{c.errKey(key, err)}
+	}
+	if len(adjOverrides) > 0 {
+		all := append(slices.Clone(c.Game.overrides), adjOverrides...)
+		if rules, err = games.New(c.Game.Name, c.Game.Preset, all); err != nil {
+			return []error{c.errKey([]string{"adjudication"}, err)}
+		}
+		c.Game.overrides = all
+	}
+	if cr, ok := rules.(*checkers.Rules); ok && cr.Repetition() == 0 && cr.QuietMoves() == 0 && cr.MaxPlies() == 0 {
+		return []error{c.errKey([]string{"adjudication"}, errors.New("repetition, quiet_moves and max_plies are all off: a game could go on forever; keep at least one"))}
+	}
+	c.Rules = rules
+	return nil
+}
+
+// settingValue renders a TOML scalar as a rule switch or option value.
+func settingValue(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case bool:
+		return strconv.FormatBool(v), nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), nil
+	}
+	return "", fmt.Errorf("want a string, boolean or number, got %T", v)
+}
+
+func (c *Config) validateOpenings() []error {
+	var errs []error
+	o := &c.Openings
+	add := func(key, format string, args ...any) {
+		errs = append(errs, c.errKey([]string{"openings", key}, fmt.Errorf(format, args...)))
+	}
+	switch o.Deck {
+	case "", DeckACF, DeckCTD, DeckAll:
+	default:
+		add("deck", "unknown deck %q (want %q, %q or %q)", o.Deck, DeckACF, DeckCTD, DeckAll)
+	}
+	if o.Plies < 0 {
+		add("plies", "must not be negative, got %d", o.Plies)
+	}
+	if o.Count < 0 {
+		add("count", "must not be negative, got %d", o.Count)
+	}
+	if o.Limit < 0 {
+		add("limit", "must not be negative, got %d", o.Limit)
+	}
+	if o.File != "" && o.Plies > 0 {
+		add("plies", "random openings and an opening file exclude each other")
+	}
+	if o.Count > 0 && o.Plies == 0 {
+		add("count", "counts random openings: set plies too")
+	}
+	if o.Plies > 0 && o.Deck != "" {
+		add("deck", "selects ballots, not random openings")
+	}
+	if o.Plies > 0 && o.Count == 0 {
+		o.Count = DefaultRandomCount
+	}
+	if o.File != "" && !filepath.IsAbs(o.File) {
+		o.File = filepath.Join(c.Dir, o.File)
+	}
+	return errs
+}
+
+func (tc *TimeControl) validate(top bool) error {
+	switch {
+	case tc.Move < 0 || tc.Base < 0 || tc.Increment < 0 || tc.Margin < 0:
+		return errors.New("times must not be negative")
+	case tc.Move > 0 && (tc.Base > 0 || tc.Increment > 0):
+		return errors.New("give either move (fixed time per move) or base and increment, not both")
+	case tc.Base == 0 && tc.Increment > 0:
+		return errors.New("an increment needs a base time")
+	}
+	if top && tc.Move == 0 && tc.Base == 0 {
+		tc.Move = DefaultMoveTime
+	}
+	if top && tc.Margin == 0 {
+		tc.Margin = DefaultMargin
+	}
+	return nil
+}
+
+func (c *Config) validateBots() []error {
+	var errs []error
+	if len(c.Bots) < 2 {
+		errs = append(errs, c.errKey([]string{"bots"}, fmt.Errorf("a tournament needs at least two bots, got %d", len(c.Bots))))
+	}
+	first := map[string]int{}
+	for i := range c.Bots {
+		b := &c.Bots[i]
+		path := func(k ...string) []string { return append([]string{"bots", strconv.Itoa(i)}, k...) }
+		add := func(p []string, format string, args ...any) {
+			errs = append(errs, c.errKey(p, fmt.Errorf(format, args...)))
+		}
+		switch j, dup := first[b.Name]; {
+		case b.Name == "":
+			add(path("name"), "missing")
+		case !botNameRE.MatchString(b.Name):
+			add(path("name"), "%q: use letters, digits and . _ + - (starting with a letter or digit)", b.Name)
+		case dup:
+			add(path("name"), "duplicate bot name %q (first used on line %d)", b.Name, c.keys.line("bots", strconv.Itoa(j), "name"))
+		default:
+			first[b.Name] = i
+		}
+		switch {
+		case b.Builtin != "" && b.Command != "":
+			add(path("command"), "give either builtin or command, not both")
+		case b.Builtin == "" && b.Command == "":
+			add(path(), "bot %q needs a command or a builtin", b.Name)
+		case b.Builtin != "" && !slices.Contains(builtin.Names(), b.Builtin):
+			add(path("builtin"), "unknown built-in bot %q (want %s)", b.Builtin, strings.Join(builtin.Names(), ", "))
+		case b.Command != "":
+			resolved, err := resolveCommand(b.Command, c.Dir)
+			if err != nil {
+				add(path("command"), "%v", err)
+			} else {
+				b.Command = resolved
+			}
+		}
+		if b.Dir != "" {
+			if !filepath.IsAbs(b.Dir) {
+				b.Dir = filepath.Join(c.Dir, b.Dir)
+			}
+			if fi, err := os.Stat(b.Dir); err != nil || !fi.IsDir() {
+				add(path("dir"), "%q is not a directory", b.Dir)
+			}
+		}
+		for k := range b.Env {
+			if k == "" || strings.ContainsAny(k, "=\x00") {
+				add(path("env"), "bad variable name %q", k)
+			}
+		}
+		for k, v := range b.Options {
+			if _, err := settingValue(v); err != nil {
+				add(path("options", k), "%v", err)
+			}
+		}
+		if b.Time != nil {
+			if err := b.Time.validate(false); err != nil {
+				add(path("time"), "%v", err)
+			}
+			if b.Time.Move == 0 && b.Time.Base == 0 {
+				add(path("time"), "give move or base (the margin alone is inherited)")
+			}
+		}
+		if b.HandshakeTimeout < 0 {
+			add(path("handshake_timeout"), "must not be negative")
+		}
+	}
+	return errs
+}
+
+// resolveCommand finds a bot executable: a path with a separator is taken
+// relative to dir, a bare name is looked up in PATH.
+func resolveCommand(cmd, dir string) (string, error) {
+	if !strings.ContainsRune(cmd, os.PathSeparator) && !strings.ContainsRune(cmd, '/') {
+		p, err := exec.LookPath(cmd)
+		if err != nil {
+			return "", fmt.Errorf("executable %q not found in PATH", cmd)
+		}
+		return p, nil
+	}
+	p := cmd
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("executable %q not found", p)
+	case fi.IsDir():
+		return "", fmt.Errorf("%q is a directory, not an executable", p)
+	case fi.Mode()&0o111 == 0:
+		return "", fmt.Errorf("%q is not executable", p)
+	}
+	return p, nil
+}
+
+// BotTime returns the time control that applies to the named bot.
+func (c *Config) BotTime(name string) TimeControl {
+	for _, b := range c.Bots {
+		if b.Name == name && b.Time != nil {
+			tc := *b.Time
+			if tc.Margin == 0 {
+				tc.Margin = c.Time.Margin
+			}
+			return tc
+		}
+	}
+	return c.Time
+}
+
+// BotNames returns the bot names in configuration order.
+func (c *Config) BotNames() []string {
+	names := make([]string, len(c.Bots))
+	for i, b := range c.Bots {
+		names[i] = b.Name
+	}
+	return names
+}
+
+// Overrides returns the rule switches the configuration sets on top of its
+// preset (including adjudication), in order.
+func (c *Config) Overrides() []game.Setting { return slices.Clone(c.Game.overrides) }
+
+// options renders a bot's protocol options as strings.
+func (b *BotConfig) options() map[string]string {
+	if len(b.Options) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(b.Options))
+	for k, v := range b.Options {
+		s, _ := settingValue(v) // validated by Load
+		out[k] = s
+	}
+	return out
+}
+
+// env renders a bot's environment as sorted KEY=VALUE entries.
+func (b *BotConfig) env() []string {
+	out := make([]string, 0, len(b.Env))
+	for k, v := range b.Env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
+
+// sanitizeFileName turns a name into something safe as a file name.
+func sanitizeFileName(s string) string {
+	s = unsafeFileChars.ReplaceAllString(s, "_")
+	s = strings.Trim(s, "._")
+	if s == "" {
+		return "tournament"
+	}
+	return s
+}

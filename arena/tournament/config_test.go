@@ -1,0 +1,226 @@
+package tournament_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/configs"
+)
+
+// twoBots is a valid bots section (sh exists on every system the arena
+// runs on; configurations only check that commands exist).
+const twoBots = `
+[[bots]]
+name = "a"
+command = "sh"
+
+[[bots]]
+name = "b"
+builtin = "random"
+`
+
+func TestParseDefaults(t *testing.T) {
+	cfg, err := tournament.Parse([]byte("[game]\nname = \"cheversi\"\n"+twoBots), "my tour.toml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"name", cfg.Name, "my tour"},
+		{"output", cfg.Output, filepath.Join("results", "my_tour")},
+		{"concurrency", cfg.Concurrency, runtime.NumCPU()},
+		{"format", cfg.Format.Kind, tournament.RoundRobin},
+		{"rounds", cfg.Format.Rounds, 1},
+		{"move time", cfg.Time.Move, tournament.DefaultMoveTime},
+		{"margin", cfg.Time.Margin, tournament.DefaultMargin},
+		{"preset", cfg.Rules.Preset(), "cheversi"},
+		{"bots", strings.Join(cfg.BotNames(), ","), "a,b"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if !filepath.IsAbs(cfg.Bots[0].Command) {
+		t.Errorf("command %q not resolved to an absolute path", cfg.Bots[0].Command)
+	}
+}
+
+func TestParseRulesAndTime(t *testing.T) {
+	cfg, err := tournament.Parse([]byte(`
+[game]
+name = "cheversi"
+preset = "cheversi-classic"
+[game.rules]
+touch = "any"
+bishops_opposite = true
+[time]
+base = "10s"
+increment = "100ms"
+[[bots]]
+name = "a"
+command = "sh"
+options = { Depth = 3, Book = false, Style = "calm" }
+[bots.time]
+move = "50ms"
+[[bots]]
+name = "b"
+command = "sh"
+`), "t.toml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(cfg.Overrides())
+	if want := fmt.Sprint([]game.Setting{{Key: "touch", Value: "any"}, {Key: "bishops_opposite", Value: "true"}}); got != want {
+		t.Errorf("overrides = %s, want %s", got, want)
+	}
+	for _, s := range cfg.Rules.Settings() {
+		if s.Key == "touch" && s.Value != "any" {
+			t.Errorf("rules: touch = %s, want any", s.Value)
+		}
+	}
+	if tc := cfg.BotTime("a"); !tc.Fixed() || tc.Move != 50*time.Millisecond || tc.Margin != tournament.DefaultMargin {
+		t.Errorf("BotTime(a) = %+v, want 50ms/move with the default margin", tc)
+	}
+	if tc := cfg.BotTime("b"); tc.Fixed() || tc.Base != 10*time.Second || tc.Increment != 100*time.Millisecond {
+		t.Errorf("BotTime(b) = %+v, want 10s+100ms", tc)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, toml string
+		want       []string // substrings of the error
+	}{
+		{"unknown top-level key", "nmae = \"x\"\n[game]\nname = \"cheversi\"\n" + twoBots,
+			[]string{"t.toml:1: nmae: unknown key"}},
+		{"unknown bot key", "[game]\nname = \"cheversi\"\n" + twoBots + "comand = \"x\"\n",
+			[]string{"t.toml:11: bots.comand: unknown key"}},
+		{"wrong type", "[game]\nname = \"cheversi\"\n[format]\nrounds = \"two\"\n" + twoBots,
+			[]string{"t.toml:4: format.rounds: wrong type: want integer, got string"}},
+		{"string for a table", "game = \"cheversi\"\n" + twoBots,
+			[]string{"t.toml:1: game: wrong type: want a table, got a string"}},
+		{"syntax error", "[game\nname = \"cheversi\"\n", []string{"t.toml:2:"}},
+		{"duplicate bot", "[game]\nname = \"cheversi\"\n" + twoBots + "\n[[bots]]\nname = \"a\"\nbuiltin = \"greedy\"\n",
+			[]string{`t.toml:13: bots[2].name: duplicate bot name "a" (first used on line 5)`}},
+		{"missing executable", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\ncommand = \"no-such-bot-xyz\"\n[[bots]]\nname = \"b\"\ncommand = \"./nope\"\n",
+			[]string{`t.toml:5: bots[0].command: executable "no-such-bot-xyz" not found`, `t.toml:8: bots[1].command: executable`}},
+		{"command and builtin", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\ncommand = \"sh\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
+			[]string{"t.toml:6: bots[0].command: give either builtin or command"}},
+		{"unknown builtin", "[game]\nname = \"cheversi\"\n" + strings.Replace(twoBots, `"random"`, `"minimax"`, 1),
+			[]string{`t.toml:10: bots[1].builtin: unknown built-in bot "minimax" (want random, greedy, alphabeta)`}},
+		{"one bot", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n",
+			[]string{"bots: a tournament needs at least two bots"}},
+		{"no game", twoBots, []string{"game.name: missing"}},
+		{"unknown game", "[game]\nname = \"chess\"\n" + twoBots, []string{"t.toml:2: game.name:", "chess"}},
+		{"bad preset", "[game]\nname = \"cheversi\"\npreset = \"nope\"\n" + twoBots, []string{"t.toml:3: game.preset:", "nope"}},
+		{"bad switch", "[game]\nname = \"cheversi\"\n[game.rules]\ncolour = \"red\"\n" + twoBots, []string{"t.toml:3: game.rules:"}},
+		{"bad switch type", "[game]\nname = \"cheversi\"\n[game.rules]\ntouch = [1]\n" + twoBots, []string{"t.toml:4: game.rules.touch: want a string"}},
+		{"bad format", "[game]\nname = \"cheversi\"\n[format]\nkind = \"swiss\"\n" + twoBots, []string{"t.toml:4: format.kind: unknown format"}},
+		{"gauntlet player", "[game]\nname = \"cheversi\"\n[format]\nkind = \"gauntlet\"\nplayers = [\"zed\"]\n" + twoBots,
+			[]string{"t.toml:5: format.players: no bot is named \"zed\""}},
+		{"players without gauntlet", "[game]\nname = \"cheversi\"\n[format]\nplayers = [\"a\"]\n" + twoBots,
+			[]string{"format.players: only a \"gauntlet\" format takes players"}},
+		{"two time controls", "[game]\nname = \"cheversi\"\n[time]\nmove = \"1s\"\nbase = \"1m\"\n" + twoBots,
+			[]string{"t.toml:3: time: give either move"}},
+		{"bad duration", "[game]\nname = \"cheversi\"\n[time]\nmove = \"fast\"\n" + twoBots, []string{"t.toml:4: time.move: invalid duration"}},
+		{"no draw rule", "[game]\nname = \"checkers\"\n[adjudication]\nrepetition = -1\nquiet_moves = -1\nmax_plies = -1\n" + twoBots,
+			[]string{"t.toml:3: adjudication: repetition, quiet_moves and max_plies are all off"}},
+		{"adjudication for cheversi", "[game]\nname = \"cheversi\"\n[adjudication]\nmax_plies = 100\n" + twoBots,
+			[]string{"t.toml:4: adjudication.max_plies: applies to checkers only"}},
+		{"bad deck", "[game]\nname = \"checkers\"\n[openings]\ndeck = \"mine\"\n" + twoBots, []string{"t.toml:4: openings.deck: unknown deck"}},
+		{"file and plies", "[game]\nname = \"cheversi\"\n[openings]\nfile = \"x.txt\"\nplies = 2\n" + twoBots,
+			[]string{"t.toml:5: openings.plies: random openings and an opening file exclude each other"}},
+		{"bad bot name", "[game]\nname = \"cheversi\"\n" + strings.Replace(twoBots, `"a"`, `"a b"`, 1), []string{"t.toml:5: bots[0].name:"}},
+		{"bot time without move", "[game]\nname = \"cheversi\"\n" + twoBots + "[bots.time]\nmargin = \"1s\"\n",
+			[]string{"t.toml:11: bots[1].time: give move or base"}},
+		{"missing bot dir", "[game]\nname = \"cheversi\"\n" + twoBots + "dir = \"no/such/dir\"\n", []string{"t.toml:11: bots[1].dir:"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tournament.Parse([]byte(tc.toml), "t.toml", dir)
+			if err == nil {
+				t.Fatalf("Parse succeeded, want an error containing %q", tc.want)
+			}
+			if !errors.Is(err, tournament.ErrConfig) {
+				t.Errorf("error does not wrap ErrConfig: %v", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error:\n%v\nwant it to contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestConfigErrorAs(t *testing.T) {
+	_, err := tournament.Parse([]byte("[game]\nname = \"cheversi\"\nbogus = 1\n"+twoBots), "t.toml", t.TempDir())
+	var ce *tournament.ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("errors.As(%v, *ConfigError) = false", err)
+	}
+	if ce.Line != 3 || ce.Key != "game.bogus" {
+		t.Errorf("ConfigError line %d key %q, want 3 game.bogus", ce.Line, ce.Key)
+	}
+}
+
+// TestShippedConfigs loads every configuration in configs/ and lays out
+// its schedule.
+func TestShippedConfigs(t *testing.T) {
+	names, err := fs.Glob(configs.Files, "*.toml")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no configurations: %v", err)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("..", "..", "configs", name)
+			cfg, err := tournament.Load(path)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			openings, err := tournament.LoadOpenings(cfg)
+			if err != nil {
+				t.Fatalf("LoadOpenings: %v", err)
+			}
+			s, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+			if err != nil {
+				t.Fatalf("NewSchedule: %v", err)
+			}
+			if len(s.Games) == 0 {
+				t.Errorf("no games")
+			}
+		})
+	}
+	// The embedded ballot table is the file in configs/.
+	data, err := os.ReadFile(filepath.Join("..", "..", "configs", "checkers-3move-ballots.tsv"))
+	if err != nil || string(data) != string(configs.Ballots) {
+		t.Errorf("configs.Ballots differs from configs/checkers-3move-ballots.tsv (%v)", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("[game]\nname = \"cheversi\"\n" + twoBots))
+	f.Add([]byte("name = 'x'\n[[bots]]\nname = \"a\"\nenv = { A = \"1\", \"b.c\" = '2' }\n[bots.time]\nmove = \"1s\"\n"))
+	f.Add([]byte("a.b.\"c\" = \"\"\"\nmulti\n\"\"\"\n[[x.y]]\n[x.y.z]\nk = [1, [2, 3], {a = 1}]\n"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := tournament.Parse(data, "fuzz.toml", dir)
+		if err == nil && cfg.Rules == nil {
+			t.Errorf("Parse succeeded without rules")
+		}
+		if err != nil && !errors.Is(err, tournament.ErrConfig) {
+			t.Errorf("error does not wrap ErrConfig: %v", err)
+		}
+	})
+}

@@ -1,0 +1,50 @@
+// Package tournament plays bot-versus-bot tournaments: it reads a TOML
+// configuration (Load), lays out the games (NewSchedule over the openings
+// of LoadOpenings), runs them concurrently against real bot processes
+// (Run), and records every finished game durably so that an interrupted
+// tournament can be resumed.
+//
+// # Configuration
+//
+// A configuration names the game and its rules (a preset plus switch
+// overrides), the format (round-robin or gauntlet) and number of rounds,
+// the openings, the time control, the adjudication rules and the bots. It
+// is documented key by key in configs/README.md. Load rejects unknown
+// keys, wrong types, duplicate bot names and missing executables before
+// anything starts, each error naming the key and its line (*ConfigError).
+//
+// # Schedule
+//
+// A round plays every opening of every pairing twice, the colours
+// reversed; the two games share a pair key. Game IDs are stable, and the
+// schedule's Fingerprint, stored in the output directory's manifest,
+// identifies it together with the rules.
+//
+// # Output directory
+//
+// Run keeps, in the output directory:
+//
+//   - manifest.json: the tournament and its schedule fingerprint;
+//   - games.jsonl: the journal, one JSON Record per finished game, each
+//     appended with a single write and synced before the game counts;
+//   - games.pgn (Cheversi) or games.pdn (checkers): the same games for
+//     rating programs, rebuilt from the journal at every start;
+//   - logs/BOT.log: each bot's stderr; arena.log: forfeits and notices;
+//   - standings.txt and the other reports (WriteReports).
+//
+// Running the same configuration on the same directory again plays exactly
+// the games the journal lacks: a crash loses at most the games in flight,
+// a torn last journal line is cut off, and a configuration that changes the
+// schedule is refused (ErrScheduleChanged). A lock file keeps two runs off
+// one directory.
+//
+// # Refereeing
+//
+// Bot processes are started through package engine, checked once before
+// the first game (handshake, the game they play), kept alive from game to
+// game and restarted only after they break. Every move is decoded and
+// checked against the rules; an illegal move, a move too late, a crash or
+// a protocol violation forfeits the game, with the kind and detail in the
+// record (Forfeit), and the tournament goes on. Replay and Verify check a
+// recorded game against the rules.
+package tournament

@@ -1,0 +1,520 @@
+package tournament_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+// testBot is a bot of the end-to-end tests: the test binary run with
+// testBotEnv set to kind.
+type testBot struct{ name, kind string }
+
+// writeConfig writes a tournament configuration with the given top-level
+// TOML (game, format, openings, time...) and bots into a fresh directory
+// and returns its path. Every bot carries mark in its environment, so that
+// a test can find bot processes that outlive the arena.
+func writeConfig(t testing.TB, body, mark string, bots ...testBot) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(body)
+	for _, bot := range bots {
+		fmt.Fprintf(&b, "\n[[bots]]\nname = %q\ncommand = %q\nenv = { %s = %q, ARENA_TEST_MARK = %q }\n",
+			bot.name, exe, testBotEnv, bot.kind, mark)
+	}
+	path := filepath.Join(t.TempDir(), "tournament.toml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func loadConfig(t testing.TB, path string) *tournament.Config {
+	t.Helper()
+	cfg, err := tournament.Load(path)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return cfg
+}
+
+// readRecords reads the journal of dir and verifies every game in it.
+func readRecords(t testing.TB, dir string) []tournament.Record {
+	t.Helper()
+	recs, err := tournament.ReadJournal(filepath.Join(dir, tournament.JournalFile))
+	if err != nil {
+		t.Fatalf("ReadJournal: %v", err)
+	}
+	for i := range recs {
+		if err := tournament.Verify(&recs[i]); err != nil {
+			t.Errorf("Verify: %v", err)
+		}
+	}
+	return recs
+}
+
+// checkComplete checks that recs are exactly the games of a schedule of
+// total games: IDs 1..total, each once, and each pair key on two games with
+// the colours reversed and the same opening and round.
+func checkComplete(t testing.TB, recs []tournament.Record, total int) {
+	t.Helper()
+	if len(recs) != total {
+		t.Errorf("journal has %d games, want %d", len(recs), total)
+	}
+	ids := map[int]int{}
+	pairs := map[string][]tournament.Record{}
+	for _, r := range recs {
+		ids[r.ID]++
+		pairs[r.PairKey] = append(pairs[r.PairKey], r)
+	}
+	for id := 1; id <= total; id++ {
+		if ids[id] != 1 {
+			t.Errorf("game %d recorded %d times, want once", id, ids[id])
+		}
+	}
+	for key, ps := range pairs {
+		if len(ps) != 2 {
+			t.Errorf("pair %s has %d games, want 2", key, len(ps))
+			continue
+		}
+		a, b := ps[0], ps[1]
+		if a.White != b.Black || a.Black != b.White {
+			t.Errorf("pair %s: %s-%s and %s-%s are not the colours reversed", key, a.White, a.Black, b.White, b.Black)
+		}
+		if a.Round != b.Round || !slices.Equal(a.Opening.Moves, b.Opening.Moves) {
+			t.Errorf("pair %s: round/opening differ: %d %v vs %d %v", key, a.Round, a.Opening.Moves, b.Round, b.Opening.Moves)
+		}
+	}
+}
+
+const cheversiBody = `
+name = "e2e"
+seed = 11
+concurrency = 2
+
+[game]
+name = "cheversi"
+preset = "cheversi"
+
+[openings]
+plies = 2
+count = 3
+
+[time]
+move = "2s"
+margin = "1s"
+`
+
+func TestRoundRobinFourBots(t *testing.T) {
+	path := writeConfig(t, cheversiBody, "rr4",
+		testBot{"first", "first"}, testBot{"rand1", "random:1"}, testBot{"rand2", "random:2"}, testBot{"legal", "legal"})
+	cfg := loadConfig(t, path)
+	out := filepath.Join(t.TempDir(), "out")
+	sum, err := tournament.Run(context.Background(), cfg, tournament.Options{Out: out})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	const want = 6 * 3 * 2 // pairs x openings x colours
+	if sum.Total != want || sum.Played != want || sum.Recorded != want || !sum.Complete {
+		t.Errorf("summary: total %d, played %d, recorded %d, complete %v; want %d games all played",
+			sum.Total, sum.Played, sum.Recorded, sum.Complete, want)
+	}
+	recs := readRecords(t, out)
+	checkComplete(t, recs, want)
+	for _, r := range recs {
+		if r.Forfeit != nil {
+			t.Errorf("game %d: unexpected forfeit %+v", r.ID, *r.Forfeit)
+		}
+		if r.Reason != game.ReasonScore && r.Reason != game.ReasonNoMoves {
+			t.Errorf("game %d: reason %q", r.ID, r.Reason)
+		}
+		if r.Scores == nil {
+			t.Errorf("game %d: no scores", r.ID)
+		}
+		if n := len(r.Opening.Moves) + len(r.Moves); n != 16 && r.Reason == game.ReasonScore {
+			t.Errorf("game %d: %d plies, want 16", r.ID, n)
+		}
+	}
+	games := 0
+	for _, s := range sum.Standings {
+		games += s.Games
+		if s.Games != 18 {
+			t.Errorf("%s played %d games, want 18", s.Bot, s.Games)
+		}
+	}
+	if games != 2*want {
+		t.Errorf("standings count %d bot-games, want %d", games, 2*want)
+	}
+	pgn, err := os.ReadFile(filepath.Join(out, "games.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(pgn), "[Event "); n != want {
+		t.Errorf("games.pgn holds %d games, want %d", n, want)
+	}
+	if !strings.Contains(string(pgn), `[Variant "cheversi"]`) {
+		t.Errorf("games.pgn has no Variant tag")
+	}
+
+	// A second run finds the tournament complete and plays nothing.
+	sum2, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+	if err != nil {
+		t.Fatalf("second Run: %v", err)
+	}
+	if sum2.Played != 0 || !sum2.Complete || sum2.Recorded != want {
+		t.Errorf("second run: played %d, recorded %d, complete %v; want 0, %d, true", sum2.Played, sum2.Recorded, sum2.Complete, want)
+	}
+}
+
+var errKinds = map[string]string{
+	"crash":       tournament.ForfeitCrash,
+	"hang":        tournament.ForfeitTime,
+	"garbage":     tournament.ForfeitProtocol,
+	"illegal":     tournament.ForfeitIllegalMove,
+	"badnotation": tournament.ForfeitIllegalMove,
+}
+
+func TestMisbehavingBots(t *testing.T) {
+	bots := []testBot{{"good", "first"}, {"other", "random:5"}}
+	for kind := range errKinds {
+		bots = append(bots, testBot{kind, kind})
+	}
+	slices.SortFunc(bots, func(a, b testBot) int { return strings.Compare(a.name, b.name) })
+	path := writeConfig(t, `
+name = "misbehaving"
+concurrency = 2
+[game]
+name = "cheversi"
+[time]
+move = "150ms"
+margin = "150ms"
+`, "misbehaving", bots...)
+	out := filepath.Join(t.TempDir(), "out")
+	sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	n := len(bots)
+	want := n * (n - 1) // one opening, both colours
+	recs := readRecords(t, out)
+	checkComplete(t, recs, want)
+	if !sum.Complete {
+		t.Errorf("tournament not complete")
+	}
+	for _, r := range recs {
+		// Misbehaving bots misbehave at their second move; White moves
+		// first in Cheversi, so White's misbehaviour comes first.
+		offender := ""
+		if _, bad := errKinds[r.White]; bad {
+			offender = r.White
+		} else if _, bad := errKinds[r.Black]; bad {
+			offender = r.Black
+		}
+		switch {
+		case offender == "" && r.Forfeit != nil:
+			t.Errorf("game %d %s-%s: unexpected forfeit %+v", r.ID, r.White, r.Black, *r.Forfeit)
+		case offender != "" && r.Forfeit == nil:
+			t.Errorf("game %d %s-%s: no forfeit, want one by %s", r.ID, r.White, r.Black, offender)
+		case offender != "":
+			if r.Forfeit.Bot != offender || r.Forfeit.Kind != errKinds[offender] {
+				t.Errorf("game %d %s-%s: forfeit %s by %s, want %s by %s (%s)", r.ID, r.White, r.Black,
+					r.Forfeit.Kind, r.Forfeit.Bot, errKinds[offender], offender, r.Forfeit.Detail)
+			}
+			if r.Reason != tournament.ReasonForfeit || r.Winner == offender || r.Winner == "" {
+				t.Errorf("game %d: reason %q winner %q after a forfeit by %s", r.ID, r.Reason, r.Winner, offender)
+			}
+			if len(r.Moves) != 2 && len(r.Moves) != 3 {
+				t.Errorf("game %d: %d moves before the forfeit, want 2 or 3", r.ID, len(r.Moves))
+			}
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(out, "logs", "crash.log"))
+	if err != nil || !strings.Contains(string(log), "crashing on purpose") {
+		t.Errorf("logs/crash.log does not hold the bot's stderr (%v): %q", err, log)
+	}
+	// Each crash needs a new process for the crashing bot's next game;
+	// the well-behaved bots keep theirs.
+	crashes := 0
+	for _, r := range recs {
+		if r.Forfeit != nil && r.Forfeit.Bot == "crash" {
+			crashes++
+		}
+	}
+	if crashes != 2*(n-1)-4 { // all its games but those against the 4 others misbehaving first
+		t.Errorf("crash forfeited %d games, want %d", crashes, 2*(n-1)-4)
+	}
+	if sum.Starts["crash"] < crashes {
+		t.Errorf("crash started %d times for %d crashes", sum.Starts["crash"], crashes)
+	}
+	if sum.Starts["good"] > 2 {
+		t.Errorf("good started %d times, want at most 2 (one per worker)", sum.Starts["good"])
+	}
+}
+
+func TestPreflightRejectsBots(t *testing.T) {
+	for _, tc := range []struct {
+		bot  testBot
+		want string
+	}{
+		{testBot{"silent", "nohandshake"}, `bot "silent"`},
+		{testBot{"martian", "othergame"}, `bot "martian" does not play cheversi`},
+	} {
+		t.Run(tc.bot.name, func(t *testing.T) {
+			path := writeConfig(t, "[game]\nname = \"cheversi\"\n", "preflight", testBot{"good", "first"}, tc.bot)
+			// Keep the handshake short.
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, append(data, "handshake_timeout = \"300ms\"\n"...), 0o644)
+			out := filepath.Join(t.TempDir(), "out")
+			sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+			if err == nil || sum != nil {
+				t.Fatalf("Run = %v, %v; want an error and no summary", sum, err)
+			}
+			if !errors.Is(err, tournament.ErrBot) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q: want ErrBot mentioning %q", err, tc.want)
+			}
+			recs, err := tournament.ReadJournal(filepath.Join(out, tournament.JournalFile))
+			if err != nil || len(recs) != 0 {
+				t.Errorf("journal after a rejected bot: %d games, %v; want none", len(recs), err)
+			}
+		})
+	}
+}
+
+// bots returns the pids of live processes whose environment holds
+// ARENA_TEST_MARK=mark.
+func botsAlive(t testing.TB, mark string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	needle := []byte("ARENA_TEST_MARK=" + mark + "\x00")
+	var pids []int
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if strings.Contains(string(stat), ") Z ") {
+			continue // a zombie is dead
+		}
+		if strings.Contains(string(env)+"\x00", string(needle)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func waitNoBots(t testing.TB, mark string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		pids := botsAlive(t, mark)
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("bot processes still alive after the arena ended: %v", pids)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestKillAndResume(t *testing.T) {
+	mark := fmt.Sprintf("kill-%d", time.Now().UnixNano())
+	path := writeConfig(t, `
+name = "kill"
+seed = 3
+concurrency = 2
+[game]
+name = "cheversi"
+[openings]
+plies = 1
+count = 8
+[time]
+move = "1s"
+`, mark, testBot{"a", "slow:2"}, testBot{"b", "random:9"}, testBot{"c", "slow:1"})
+	const total = 3 * 8 * 2
+	out := filepath.Join(t.TempDir(), "out")
+	journal := filepath.Join(out, tournament.JournalFile)
+
+	for kill := 1; kill <= 2; kill++ {
+		exe, _ := os.Executable()
+		cmd := exec.Command(exe, "-test.run=^$")
+		cmd.Env = append(os.Environ(), testRunEnv+"="+path+"|"+out)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill the arena once some games are recorded.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			data, _ := os.ReadFile(journal)
+			if strings.Count(string(data), "\n") >= 8*kill {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("no games recorded within 30s")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		waitNoBots(t, mark)
+		recs, err := tournament.ReadJournal(journal)
+		if err != nil {
+			t.Fatalf("journal after kill %d: %v", kill, err)
+		}
+		if len(recs) >= total {
+			t.Fatalf("the tournament finished before it was killed; make it longer")
+		}
+	}
+	// A crash in the middle of a write leaves a torn line.
+	f, err := os.OpenFile(journal, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"id":17,"round":1,"pair":"r1/o`)
+	f.Close()
+
+	sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if !sum.Complete || sum.Recorded != total {
+		t.Errorf("after resume: recorded %d of %d, complete %v", sum.Recorded, total, sum.Complete)
+	}
+	checkComplete(t, readRecords(t, out), total)
+	pgn, _ := os.ReadFile(filepath.Join(out, "games.pgn"))
+	if n := strings.Count(string(pgn), "[Event "); n != total {
+		t.Errorf("games.pgn holds %d games after resume, want %d", n, total)
+	}
+	waitNoBots(t, mark)
+}
+
+func TestInterruptAndResume(t *testing.T) {
+	mark := fmt.Sprintf("interrupt-%d", time.Now().UnixNano())
+	path := writeConfig(t, cheversiBody, mark, testBot{"a", "slow:5"}, testBot{"b", "slow:5"})
+	const total = 1 * 3 * 2
+	out := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel once the first game is recorded; a game takes about 80ms.
+	go func() { // exits once it has canceled, or after 30s
+		for range 3000 {
+			data, _ := os.ReadFile(filepath.Join(out, tournament.JournalFile))
+			if strings.Count(string(data), "\n") >= 1 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	sum, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: out, Progress: ioDiscard{}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after cancel: err = %v, want context.Canceled", err)
+	}
+	if sum == nil || sum.Complete || sum.Recorded >= total || sum.Recorded < 1 {
+		t.Fatalf("Run after cancel: summary %+v, want an incomplete tournament", sum)
+	}
+	waitNoBots(t, mark)
+	first := readRecords(t, out)
+	if len(first) != sum.Recorded {
+		t.Errorf("journal has %d games, summary says %d", len(first), sum.Recorded)
+	}
+	sum, err = tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if sum.Played != total-len(first) {
+		t.Errorf("resume played %d games, want %d", sum.Played, total-len(first))
+	}
+	checkComplete(t, readRecords(t, out), total)
+}
+
+type ioDiscard struct{}
+
+func (ioDiscard) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestScheduleChangeRefused(t *testing.T) {
+	path := writeConfig(t, cheversiBody, "change", testBot{"a", "first"}, testBot{"b", "first"})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	changed := strings.Replace(string(data), "count = 3", "count = 4", 1)
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+	if !errors.Is(err, tournament.ErrScheduleChanged) || !strings.Contains(err.Error(), "number of openings was 3") {
+		t.Errorf("Run with more openings: %v; want ErrScheduleChanged naming the openings", err)
+	}
+}
+
+func TestCheckersBallots(t *testing.T) {
+	path := writeConfig(t, `
+name = "checkers"
+seed = 5
+concurrency = 2
+[game]
+name = "checkers"
+[openings]
+deck = "ctd"
+limit = 2
+[adjudication]
+max_plies = 120
+[time]
+move = "2s"
+`, "checkers", testBot{"x", "random:1"}, testBot{"y", "legal"})
+	out := filepath.Join(t.TempDir(), "out")
+	sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	recs := readRecords(t, out)
+	checkComplete(t, recs, 4)
+	if sum.Total != 4 {
+		t.Errorf("total %d, want 4", sum.Total)
+	}
+	for _, r := range recs {
+		if r.FirstMover != "black" || len(r.Opening.Moves) != 3 || !strings.HasPrefix(r.Opening.Name, "ACF ") {
+			t.Errorf("game %d: first mover %s, opening %q %v", r.ID, r.FirstMover, r.Opening.Name, r.Opening.Moves)
+		}
+		if len(r.Opening.Moves)+len(r.Moves) > 120 {
+			t.Errorf("game %d: %d plies, over the cap", r.ID, len(r.Opening.Moves)+len(r.Moves))
+		}
+	}
+	pdn, err := os.ReadFile(filepath.Join(out, "games.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(pdn), `[GameType "21"]`); n != 4 {
+		t.Errorf("games.pdn: %d GameType tags, want 4", n)
+	}
+}

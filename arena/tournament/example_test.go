@@ -1,0 +1,84 @@
+package tournament_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+func ExampleParse() {
+	cfg, err := tournament.Parse([]byte(`
+name = "demo"
+[game]
+name = "checkers"
+[adjudication]
+max_plies = 200
+[format]
+rounds = 2
+[openings]
+deck = "ctd"
+[time]
+base = "1m"
+increment = "1s"
+[[bots]]
+name = "random"
+builtin = "random"
+[[bots]]
+name = "greedy"
+builtin = "greedy"
+`), "demo.toml", ".")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	openings, err := tournament.LoadOpenings(cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(cfg.Name, cfg.Rules.Game(), cfg.Rules.Settings(), cfg.Time)
+	fmt.Println(len(openings), "openings,", len(s.Games), "games, output in", cfg.Output)
+	// Output:
+	// demo checkers [{repetition 3} {quiet_moves 40} {max_plies 200}] 1m0s+1s
+	// 50 openings, 200 games, output in results/demo
+}
+
+func ExampleNewSchedule() {
+	s, err := tournament.NewSchedule(tournament.Gauntlet, 1, []string{"new", "old", "older"}, []string{"new"},
+		[]tournament.Opening{{Name: "start position"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, g := range s.Games {
+		fmt.Println(g.ID, g.White, "vs", g.Black, g.PairKey)
+	}
+	// Output:
+	// 1 new vs old r1/o1/new/old
+	// 2 old vs new r1/o1/new/old
+	// 3 new vs older r1/o1/new/older
+	// 4 older vs new r1/o1/new/older
+}
+
+func ExampleWriteStandings() {
+	recs := []tournament.Record{
+		{White: "alpha", Black: "beta", Result: "1-0", Winner: "alpha"},
+		{White: "beta", Black: "alpha", Result: "1/2-1/2"},
+	}
+	if err := tournament.WriteStandings(os.Stdout, tournament.Standings(recs, []string{"alpha", "beta"})); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// ┌───┬───────┬───────┬──────┬───────┬────────┬────────┬───────┬──────────┐
+	// │ # │  BOT  │ GAMES │ WINS │ DRAWS │ LOSSES │ POINTS │ SCORE │ FORFEITS │
+	// ├───┼───────┼───────┼──────┼───────┼────────┼────────┼───────┼──────────┤
+	// │ 1 │ alpha │     2 │    1 │     1 │      0 │    1.5 │ 75.0% │        0 │
+	// │ 2 │ beta  │     2 │    0 │     1 │      1 │    0.5 │ 25.0% │        0 │
+	// └───┴───────┴───────┴──────┴───────┴────────┴────────┴───────┴──────────┘
+}

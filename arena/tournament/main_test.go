@@ -1,0 +1,199 @@
+package tournament_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/protocol"
+)
+
+// The test binary doubles as the bots of the end-to-end tests and as the
+// arena process of the kill-and-resume test: with testBotEnv set it speaks
+// the bot protocol on stdin/stdout; with testRunEnv set it runs a
+// tournament. Either way it exits without running the tests.
+const (
+	testBotEnv = "ARENA_TOURNAMENT_TEST_BOT"
+	testRunEnv = "ARENA_TOURNAMENT_TEST_RUN" // "CONFIG|OUTDIR"
+)
+
+func TestMain(m *testing.M) {
+	if kind := os.Getenv(testBotEnv); kind != "" {
+		os.Exit(runTestBot(kind))
+	}
+	if spec := os.Getenv(testRunEnv); spec != "" {
+		os.Exit(runTestTournament(spec))
+	}
+	os.Exit(m.Run())
+}
+
+// runTestTournament plays a tournament in this process, for the test that
+// kills the arena.
+func runTestTournament(spec string) int {
+	path, out, _ := strings.Cut(spec, "|")
+	cfg, err := tournament.Load(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if _, err := tournament.Run(context.Background(), cfg, tournament.Options{Out: out}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// runTestBot is a bot whose behaviour is chosen by kind:
+//
+//	first        plays the first legal move, at once
+//	random:SEED  plays a random legal move
+//	legal        asks for the legal moves and plays the last one listed
+//	slow:MS      plays the first legal move after MS milliseconds
+//	crash        exits at its second move of every game
+//	hang         stops answering at its second move of every game
+//	garbage      writes a line that is not UTF-8 at its second move
+//	illegal      repeats the opponent's last move at its second move
+//	badnotation  answers "Z@z9" at its second move
+//	nohandshake  never finishes the handshake
+//	othergame    declares a game that does not exist
+//	exitearly    exits right after the handshake
+func runTestBot(kind string) int {
+	kind, arg, _ := strings.Cut(kind, ":")
+	in := protocol.NewReader(bufio.NewReader(os.Stdin))
+	out := protocol.NewWriter(os.Stdout)
+	send := func(ms ...protocol.Message) {
+		if err := out.WriteMessage(ms...); err != nil {
+			os.Exit(2)
+		}
+	}
+	seed, _ := strconv.ParseUint(arg, 10, 64)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var (
+		rules   game.Rules
+		st      game.State
+		played  []string
+		legal   []string
+		myMoves int
+		buf     []game.Move
+	)
+	for {
+		msg, err := in.ReadMessage()
+		if err != nil {
+			if _, ok := err.(*protocol.ProtocolError); ok {
+				continue
+			}
+			return 0 // EOF: the arena is gone
+		}
+		switch m := msg.(type) {
+		case protocol.Hello:
+			switch kind {
+			case "nohandshake":
+				time.Sleep(time.Hour)
+			case "othergame":
+				send(protocol.IDName{Name: kind}, protocol.Games{Games: []string{"go"}}, protocol.ArenaOK{})
+				continue
+			}
+			ms := []protocol.Message{protocol.IDName{Name: "test-" + kind}, protocol.IDAuthor{Author: "tests"},
+				protocol.Games{Games: games.Names()}}
+			if kind == "legal" {
+				ms = append(ms, protocol.Request{Feature: protocol.FeatureLegalMoves})
+			}
+			send(append(ms, protocol.ArenaOK{})...)
+		case protocol.IsReady:
+			send(protocol.ReadyOK{})
+			if kind == "exitearly" {
+				return 0
+			}
+		case protocol.Ping:
+			send(protocol.Pong{Token: m.Token})
+		case protocol.NewGame:
+			r, err := games.New(m.Game, m.Preset, m.Settings)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "newgame:", err)
+				return 3
+			}
+			rules, myMoves = r, 0
+		case protocol.Position:
+			if rules == nil {
+				return 3
+			}
+			// Replay only what is new since the last position.
+			if st == nil || len(m.Moves) < len(played) || !equalPrefix(played, m.Moves) {
+				st, played = rules.Start(), nil
+			}
+			for _, t := range m.Moves[len(played):] {
+				mv, err := st.ParseMove(t)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "position:", err)
+					return 3
+				}
+				if err := st.Play(mv); err != nil {
+					return 3
+				}
+				played = append(played, t)
+			}
+		case protocol.LegalMoves:
+			legal = m.Moves
+		case protocol.Go:
+			myMoves++
+			if myMoves == 2 {
+				switch kind {
+				case "crash":
+					fmt.Fprintln(os.Stderr, "crashing on purpose")
+					return 3
+				case "hang":
+					time.Sleep(time.Hour)
+				case "garbage":
+					os.Stdout.Write([]byte("move \xff\xfe\n"))
+					continue
+				case "illegal":
+					send(protocol.Move{Move: played[len(played)-1]})
+					continue
+				case "badnotation":
+					send(protocol.Move{Move: "Z@z9"})
+					continue
+				}
+			}
+			buf = st.LegalMoves(buf[:0])
+			if len(buf) == 0 {
+				return 3
+			}
+			var mv string
+			switch kind {
+			case "random":
+				mv = buf[rng.IntN(len(buf))].String()
+			case "legal":
+				mv = legal[len(legal)-1]
+			case "slow":
+				ms, _ := strconv.Atoi(arg)
+				time.Sleep(time.Duration(ms) * time.Millisecond)
+				mv = buf[0].String()
+			default:
+				mv = buf[0].String()
+			}
+			send(protocol.Info{Depth: 1, String: "test bot"}, protocol.Move{Move: mv})
+		case protocol.GameOver:
+			st, played = nil, nil
+		case protocol.Quit:
+			return 0
+		}
+	}
+}
+
+func equalPrefix(prefix, s []string) bool {
+	for i := range prefix {
+		if s[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,220 @@
+package tournament_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/configs"
+)
+
+func rulesFor(t testing.TB, name, preset string) game.Rules {
+	t.Helper()
+	r, err := games.New(name, preset, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestParseBallotsDecks(t *testing.T) {
+	for _, c := range []struct {
+		deck  string
+		count int
+		first string
+	}{
+		{"", 156, "ACF 1"},
+		{tournament.DeckACF, 156, "ACF 1"},
+		{tournament.DeckCTD, 50, "ACF 5 Dreaded Edinburgh"},
+		{tournament.DeckAll, 174, "ACF 1"},
+	} {
+		list, err := tournament.ParseBallots(bytes.NewReader(configs.Ballots), c.deck)
+		if err != nil {
+			t.Fatalf("deck %q: %v", c.deck, err)
+		}
+		if len(list) != c.count || list[0].Name != c.first {
+			t.Errorf("deck %q: %d ballots starting with %q, want %d starting with %q", c.deck, len(list), list[0].Name, c.count, c.first)
+		}
+		if c.deck == tournament.DeckAll {
+			continue
+		}
+		for _, o := range list {
+			if o.Name == "ACF 3" || o.Name == "ACF 13" { // barred
+				t.Errorf("deck %q holds barred ballot %s", c.deck, o.Name)
+			}
+		}
+	}
+	// Every ballot is legal and leaves a game to play.
+	rules := rulesFor(t, "checkers", "")
+	all, _ := tournament.ParseBallots(bytes.NewReader(configs.Ballots), tournament.DeckAll)
+	for i := range all {
+		if err := tournament.CanonicalizeOpening(rules, &all[i]); err != nil {
+			t.Errorf("%s: %v", all[i].Name, err)
+		}
+		if len(all[i].Moves) != 3 {
+			t.Errorf("%s: %d plies, want 3", all[i].Name, len(all[i].Moves))
+		}
+	}
+}
+
+func TestParseBallotsErrors(t *testing.T) {
+	for _, c := range []struct{ name, data, deck string }{
+		{"empty", "", ""},
+		{"no class column", "acf_no\tmoves\tctd\n1\t9-13 21-17 5-9\t\n", ""},
+		{"missing moves", "acf_no\tmoves\tclass\tctd\n1\t\tcrossboard\t\n", ""},
+		{"unknown deck", "acf_no\tmoves\tclass\tctd\n1\t9-13\tcrossboard\t\n", "best"},
+		{"empty deck", "acf_no\tmoves\tclass\tctd\n1\t9-13\tbarred\t\n", ""},
+	} {
+		if _, err := tournament.ParseBallots(strings.NewReader(c.data), c.deck); !errors.Is(err, tournament.ErrOpenings) {
+			t.Errorf("%s: err = %v, want ErrOpenings", c.name, err)
+		}
+	}
+}
+
+func TestParseOpenings(t *testing.T) {
+	got, err := tournament.ParseOpenings(strings.NewReader("# openings\n\n1. K@e4 Q@d5\tclassic\n  R@a1  \r\n2... 9-13\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []tournament.Opening{
+		{Name: "classic", Moves: []string{"K@e4", "Q@d5"}},
+		{Moves: []string{"R@a1"}},
+		{Moves: []string{"9-13"}},
+	}
+	if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+		t.Errorf("ParseOpenings = %v, want %v", got, want)
+	}
+	for _, bad := range []string{"", "# nothing\n", "1. 2.\n"} {
+		if _, err := tournament.ParseOpenings(strings.NewReader(bad)); !errors.Is(err, tournament.ErrOpenings) {
+			t.Errorf("ParseOpenings(%q) err = %v, want ErrOpenings", bad, err)
+		}
+	}
+}
+
+func TestCanonicalizeOpening(t *testing.T) {
+	rules := rulesFor(t, "cheversi", "cheversi-classic")
+	for _, c := range []struct {
+		moves   []string
+		wantErr error
+	}{
+		{[]string{"K@e4", "Q@d5"}, nil},
+		{[]string{"K@e4", "K@e4"}, game.ErrIllegalMove},
+		{[]string{"X@q9"}, game.ErrBadNotation},
+		{[]string{"Q@e4"}, game.ErrIllegalMove}, // king first
+	} {
+		o := tournament.Opening{Moves: slices.Clone(c.moves)}
+		err := tournament.CanonicalizeOpening(rules, &o)
+		if c.wantErr == nil && err != nil || c.wantErr != nil && !errors.Is(err, c.wantErr) {
+			t.Errorf("%v: err = %v, want %v", c.moves, err, c.wantErr)
+		}
+	}
+	// The game may not be over after the opening.
+	st := rules.Start()
+	var all []string
+	var buf []game.Move
+	for !st.Outcome().Over() {
+		buf = st.LegalMoves(buf[:0])
+		all = append(all, buf[0].String())
+		st.Play(buf[0])
+	}
+	o := tournament.Opening{Moves: all}
+	if err := tournament.CanonicalizeOpening(rules, &o); !errors.Is(err, tournament.ErrOpenings) {
+		t.Errorf("finished game as opening: err = %v, want ErrOpenings", err)
+	}
+}
+
+func TestRandomOpenings(t *testing.T) {
+	rules := rulesFor(t, "cheversi", "")
+	a, err := tournament.RandomOpenings(rules, 42, 3, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := tournament.RandomOpenings(rules, 42, 3, 20)
+	c, _ := tournament.RandomOpenings(rules, 43, 3, 20)
+	if movesOf(a) != movesOf(b) {
+		t.Errorf("same seed, different openings:\n%s\n%s", movesOf(a), movesOf(b))
+	}
+	if movesOf(a) == movesOf(c) {
+		t.Errorf("different seeds, same openings: %s", movesOf(a))
+	}
+	seen := map[string]bool{}
+	for _, o := range a {
+		key := strings.Join(o.Moves, " ")
+		if seen[key] {
+			t.Errorf("opening %s drawn twice", key)
+		}
+		seen[key] = true
+		if err := tournament.CanonicalizeOpening(rules, &o); err != nil || len(o.Moves) != 3 {
+			t.Errorf("opening %v: %v", o.Moves, err)
+		}
+	}
+	// Cheversi's first move is the king next to nothing: 64 one-ply openings.
+	if _, err := tournament.RandomOpenings(rules, 1, 1, 65); !errors.Is(err, tournament.ErrOpenings) {
+		t.Errorf("65 distinct one-ply openings: err = %v, want ErrOpenings", err)
+	}
+	if _, err := tournament.RandomOpenings(rules, 1, 16, 1); !errors.Is(err, tournament.ErrOpenings) {
+		t.Errorf("openings that end the game: err = %v, want ErrOpenings", err)
+	}
+}
+
+func TestLoadOpeningsFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "open.txt"), []byte("K@e4 Q@d5\tfirst\nK@a1 Q@b3\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.txt"), []byte("K@e4 Q@d5\nK@e4 K@e4\n"), 0o644)
+	base := "[game]\nname = \"cheversi\"\npreset = \"echeversi\"\n[openings]\nfile = %q\n" + twoBots
+	cfg, err := tournament.Parse(fmt.Appendf(nil, base, "open.txt"), "t.toml", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := tournament.LoadOpenings(cfg)
+	if err != nil || len(list) != 2 || list[0].Name != "first" {
+		t.Errorf("LoadOpenings = %v, %v; want 2 openings, the first named", list, err)
+	}
+	cfg, err = tournament.Parse(fmt.Appendf(nil, base, "bad.txt"), "t.toml", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tournament.LoadOpenings(cfg)
+	if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "t.toml:5: openings.file:") || !strings.Contains(err.Error(), "opening 2") {
+		t.Errorf("LoadOpenings(bad) = %v; want an illegal move in opening 2 located at openings.file", err)
+	}
+}
+
+func FuzzParseOpenings(f *testing.F) {
+	f.Add("1. K@e4 Q@d5\tname\n# c\n9-13 22-18\n")
+	f.Add("acf_no\tmoves\tclass\tctd\n1\t9-13 21-17 5-9\tcrossboard\t\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		list, err := tournament.ParseOpenings(strings.NewReader(data))
+		if err == nil {
+			for _, o := range list {
+				if len(o.Moves) == 0 {
+					t.Errorf("opening without moves: %+v", o)
+				}
+			}
+		}
+		for _, deck := range []string{"", tournament.DeckCTD, tournament.DeckAll} {
+			list, err := tournament.ParseBallots(strings.NewReader(data), deck)
+			if err == nil && len(list) == 0 {
+				t.Errorf("ParseBallots: no ballots and no error")
+			}
+		}
+	})
+}
+
+// movesOf renders the moves of openings, one opening per line.
+func movesOf(list []tournament.Opening) string {
+	var b strings.Builder
+	for _, o := range list {
+		b.WriteString(strings.Join(o.Moves, " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

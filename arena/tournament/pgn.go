@@ -1,0 +1,170 @@
+package tournament
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/arena-games/arena/arena/game"
+)
+
+// GameTextFile returns the name of the file holding a game's games in text
+// form: "games.pdn" for checkers, "games.pgn" otherwise.
+func GameTextFile(gameName string) string {
+	if gameName == "checkers" {
+		return "games.pdn"
+	}
+	return "games.pgn"
+}
+
+// AppendGameText appends rec as one PGN game (PDN for checkers) followed by
+// a blank line. The tags White, Black and Result are the players of the
+// real colours and the result from White's side; the move text holds the
+// opening and the played moves and ends with the result token. Checkers
+// games carry GameType "21"; other games a Variant tag naming the preset.
+func AppendGameText(b []byte, rec *Record, event string) []byte {
+	tag := func(name, value string) {
+		b = append(b, '[')
+		b = append(b, name...)
+		b = append(b, ' ')
+		b = appendPGNString(b, value)
+		b = append(b, "]\n"...)
+	}
+	tag("Event", event)
+	tag("Site", "arena")
+	date := "????.??.??"
+	if !rec.Start.IsZero() {
+		date = rec.Start.UTC().Format("2006.01.02")
+	}
+	tag("Date", date)
+	tag("Round", strconv.Itoa(rec.Round))
+	tag("White", rec.White)
+	tag("Black", rec.Black)
+	tag("Result", rec.Result)
+	if rec.Game == "checkers" {
+		tag("GameType", "21")
+	} else {
+		tag("Variant", rec.Preset)
+	}
+	tag("Game", rec.Game)
+	tag("Rules", rulesText(rec.Rules))
+	tag("GameId", strconv.Itoa(rec.ID))
+	tag("PairKey", rec.PairKey)
+	tag("Opening", rec.Opening.Name)
+	tag("Termination", termination(rec))
+	if rec.Scores != nil {
+		tag("Score", fmt.Sprintf("%d-%d", rec.Scores.White, rec.Scores.Black))
+	}
+	tag("PlyCount", strconv.Itoa(len(rec.Opening.Moves)+len(rec.Moves)))
+	b = append(b, '\n')
+
+	lineStart := len(b)
+	word := func(w string) {
+		if len(b) > lineStart {
+			if len(b)-lineStart+1+len(w) > 79 {
+				b = append(b, '\n')
+				lineStart = len(b)
+			} else {
+				b = append(b, ' ')
+			}
+		}
+		b = append(b, w...)
+	}
+	moves := rec.AllMoves()
+	for i, m := range moves {
+		// A move number starts each pair of plies, the first mover's first
+		// (Black's in checkers, as PDN expects).
+		if i%2 == 0 {
+			word(strconv.Itoa(i/2+1) + ".")
+		}
+		word(m)
+	}
+	if rec.Forfeit != nil {
+		word(pgnComment(fmt.Sprintf("%s forfeits: %s", rec.Forfeit.Bot, strings.TrimSpace(rec.Forfeit.Kind+" "+rec.Forfeit.Detail))))
+	}
+	word(rec.Result)
+	return append(b, "\n\n"...)
+}
+
+// termination returns the PGN Termination tag value.
+func termination(rec *Record) string {
+	switch {
+	case rec.Forfeit != nil && rec.Forfeit.Kind == ForfeitTime:
+		return "time forfeit"
+	case rec.Forfeit != nil:
+		return "rules infraction"
+	case rec.Reason == game.ReasonMaxPlies || rec.Reason == game.ReasonRepetition || rec.Reason == game.ReasonQuietMoves:
+		return "adjudication"
+	}
+	return "normal"
+}
+
+func rulesText(rules []Setting) string {
+	parts := make([]string, len(rules))
+	for i, s := range rules {
+		parts[i] = s.Key + "=" + s.Value
+	}
+	return strings.Join(parts, " ")
+}
+
+// appendPGNString appends s as a PGN string token: quoted, with backslash
+// and quote escaped and line breaks replaced by spaces.
+func appendPGNString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n', '\r', '\t':
+			b = append(b, ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// pgnComment returns s as a brace comment (braces in s are replaced).
+func pgnComment(s string) string {
+	r := strings.NewReplacer("{", "(", "}", ")", "\n", " ", "\r", " ")
+	return "{" + r.Replace(s) + "}"
+}
+
+// WriteGameText writes every record as PGN/PDN.
+func WriteGameText(w io.Writer, recs []Record, event string) error {
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for i := range recs {
+		buf = AppendGameText(buf[:0], &recs[i], event)
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// RewriteGameText regenerates the PGN/PDN file of a tournament directory
+// from its records, replacing the file atomically.
+func RewriteGameText(dir, gameName string, recs []Record, event string) error {
+	path := filepath.Join(dir, GameTextFile(gameName))
+	tmp, err := os.CreateTemp(dir, ".games-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := WriteGameText(tmp, recs, event); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package tournament_test
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+var tagRE = regexp.MustCompile(`^\[(\w+) "((?:[^"\\]|\\.)*)"\]$`)
+
+// parsePGN splits one PGN game into its tags and its move text tokens.
+func parsePGN(t testing.TB, text string) (map[string]string, []string) {
+	t.Helper()
+	head, body, ok := strings.Cut(text, "\n\n")
+	if !ok {
+		t.Fatalf("no blank line between tags and moves:\n%s", text)
+	}
+	tags := map[string]string{}
+	for _, l := range strings.Split(head, "\n") {
+		m := tagRE.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("bad tag line %q", l)
+		}
+		tags[m[1]] = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[2])
+	}
+	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
+		if len(l) > 79 {
+			t.Errorf("move text line of %d characters: %q", len(l), l)
+		}
+	}
+	body = regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(body, " ")
+	return tags, strings.Fields(body)
+}
+
+func TestAppendGameText(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		rec      tournament.Record
+		gameTag  string
+		gameVal  string
+		firstTwo string
+	}{
+		{"checkers", playedRecord(t, "checkers", []string{"9-13", "21-17", "5-9"}, 1000), "GameType", "21", "1. 9-13 21-17 2. 5-9"},
+		{"cheversi", playedRecord(t, "cheversi", nil, 100), "Variant", "cheversi", "1. K@"},
+		{"forfeit", playedRecord(t, "cheversi", []string{"K@d4"}, 3), "Variant", "cheversi", "1. K@d4"},
+	} {
+		rec := c.rec
+		rec.White = `Bot "quoted" \ one`
+		if rec.Winner == "a" {
+			rec.Winner = rec.White
+		}
+		text := string(tournament.AppendGameText(nil, &rec, "Test Event"))
+		if !strings.HasSuffix(text, rec.Result+"\n\n") {
+			t.Errorf("%s: game text does not end with the result token and a blank line", c.name)
+		}
+		tags, tokens := parsePGN(t, strings.TrimSuffix(text, "\n\n"))
+		for tag, want := range map[string]string{
+			"Event": "Test Event", "White": rec.White, "Black": "b", "Result": rec.Result,
+			c.gameTag: c.gameVal, "GameId": "7", "PairKey": rec.PairKey, "Round": "1",
+			"PlyCount": strconv.Itoa(len(rec.Opening.Moves) + len(rec.Moves)),
+		} {
+			if tags[tag] != want {
+				t.Errorf("%s: tag %s = %q, want %q", c.name, tag, tags[tag], want)
+			}
+		}
+		if tokens[len(tokens)-1] != rec.Result {
+			t.Errorf("%s: last token %q, want the result %q", c.name, tokens[len(tokens)-1], rec.Result)
+		}
+		var moves []string
+		for i, tok := range tokens[:len(tokens)-1] {
+			if i%3 == 0 {
+				if want := strconv.Itoa(i/3+1) + "."; tok != want {
+					t.Errorf("%s: token %d = %q, want move number %q", c.name, i, tok, want)
+				}
+				continue
+			}
+			moves = append(moves, tok)
+		}
+		if !slices.Equal(moves, rec.AllMoves()) {
+			t.Errorf("%s: moves %v, want %v", c.name, moves, rec.AllMoves())
+		}
+		if !strings.Contains(text, c.firstTwo) {
+			t.Errorf("%s: move text does not contain %q:\n%s", c.name, c.firstTwo, text)
+		}
+		if rec.Forfeit != nil && (tags["Termination"] != "time forfeit" || !strings.Contains(text, "forfeits: timeout}")) {
+			t.Errorf("%s: forfeit not shown: Termination %q\n%s", c.name, tags["Termination"], text)
+		}
+	}
+}
+
+func TestWriteGameText(t *testing.T) {
+	recs := []tournament.Record{playedRecord(t, "cheversi", nil, 100), playedRecord(t, "cheversi", []string{"K@a1"}, 100)}
+	var buf bytes.Buffer
+	if err := tournament.WriteGameText(&buf, recs, "E"); err != nil {
+		t.Fatal(err)
+	}
+	games := strings.Split(strings.TrimSuffix(buf.String(), "\n\n"), "\n\n[Event")
+	if len(games) != 2 {
+		t.Errorf("%d games written, want 2", len(games))
+	}
+	if tournament.GameTextFile("checkers") != "games.pdn" || tournament.GameTextFile("cheversi") != "games.pgn" {
+		t.Errorf("GameTextFile: %s, %s", tournament.GameTextFile("checkers"), tournament.GameTextFile("cheversi"))
+	}
+}
+
+func TestStandings(t *testing.T) {
+	rec := func(w, b, res, winner string, forfeit bool) tournament.Record {
+		r := tournament.Record{White: w, Black: b, Result: res, Winner: winner}
+		if forfeit {
+			loser := w
+			if winner == w {
+				loser = b
+			}
+			r.Forfeit = &tournament.Forfeit{Kind: tournament.ForfeitCrash, Bot: loser}
+		}
+		return r
+	}
+	recs := []tournament.Record{
+		rec("a", "b", "1-0", "a", false),
+		rec("b", "a", "1/2-1/2", "", false),
+		rec("c", "a", "0-1", "a", true),
+		rec("b", "c", "1-0", "b", false),
+	}
+	got := tournament.Standings(recs, []string{"c", "b", "a", "idle"})
+	want := []tournament.Standing{
+		{Bot: "a", Games: 3, Wins: 2, Draws: 1, Points: 2.5},
+		{Bot: "b", Games: 3, Wins: 1, Draws: 1, Losses: 1, Points: 1.5},
+		{Bot: "c", Games: 2, Losses: 2, Forfeits: 1},
+		{Bot: "idle"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Standings =\n%+v\nwant\n%+v", got, want)
+	}
+	var buf bytes.Buffer
+	if err := tournament.WriteStandings(&buf, got); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"2.5", "83.3%", "idle"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("table does not show %q:\n%s", s, buf.String())
+		}
+	}
+}

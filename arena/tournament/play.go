@@ -1,0 +1,282 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/protocol"
+)
+
+// gameOverTimeout bounds telling a bot that its game is over.
+const gameOverTimeout = 5 * time.Second
+
+// play plays one scheduled game and returns its record, or nil when the
+// game was abandoned because ctx was canceled (or the pool closed).
+func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
+	if ctx.Err() != nil {
+		return nil
+	}
+	op := r.sched.Openings[g.Opening]
+	rec := &Record{
+		ID: g.ID, Round: g.Round, PairKey: g.PairKey,
+		Opening:    RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
+		Game:       r.rules.Game(),
+		Preset:     r.rules.Preset(),
+		Rules:      r.settings,
+		White:      g.White,
+		Black:      g.Black,
+		FirstMover: r.rules.FirstMover().String(),
+		Moves:      []MoveRecord{},
+		Start:      time.Now().UTC(),
+	}
+	gp := &gamePlay{r: r, p: p, rec: rec}
+	gp.names[game.White], gp.names[game.Black] = g.White, g.Black
+	defer gp.release()
+	if !gp.playOut(ctx, op) {
+		return nil
+	}
+	rec.DurationMS = roundMS(time.Since(rec.Start))
+	return rec
+}
+
+// gamePlay is the state of one game in progress.
+type gamePlay struct {
+	r   *runner
+	p   *pool
+	rec *Record
+
+	names  [2]string
+	eng    [2]*engine.Engine
+	inGame [2]bool // NewGame succeeded: owes a GameOver
+	broken [2]bool // unusable: close instead of returning to the pool
+}
+
+// release returns the engines to the pool.
+func (gp *gamePlay) release() {
+	for c := range gp.eng {
+		gp.p.put(gp.names[c], gp.eng[c], gp.broken[c])
+	}
+}
+
+// abandon marks every engine of the game unusable (a request may be in
+// flight): the game is not recorded, and a later run plays it again. A
+// failure that is not the bot's fault and not a cancellation is logged.
+func (gp *gamePlay) abandon(ctx context.Context, err error) bool {
+	gp.broken = [2]bool{true, true}
+	if err != nil && ctx.Err() == nil && !errors.Is(err, errPoolClosed) {
+		gp.r.logf("game %d abandoned: %v", gp.rec.ID, err)
+	}
+	return false
+}
+
+// playOut plays the game to its end and fills in the record. It returns
+// false when the game was abandoned.
+func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
+	r := gp.r
+	for _, c := range [2]game.Color{game.White, game.Black} {
+		e, err := gp.p.get(gp.names[c])
+		if err != nil {
+			if ctx.Err() != nil || !botsFault(err) {
+				return gp.abandon(ctx, err)
+			}
+			gp.forfeit(ctx, c, err)
+			return true
+		}
+		gp.eng[c] = e
+	}
+	for _, c := range [2]game.Color{r.rules.FirstMover(), r.rules.FirstMover().Other()} {
+		if err := gp.eng[c].NewGame(ctx, engine.NewGame{Rules: r.rules, Color: c}); err != nil {
+			if ctx.Err() != nil || !botsFault(err) {
+				return gp.abandon(ctx, err)
+			}
+			gp.broken[c] = true
+			gp.forfeit(ctx, c, err)
+			return true
+		}
+		gp.inGame[c] = true
+	}
+
+	st := r.rules.Start()
+	moves := make([]string, 0, len(op.Moves)+64)
+	for _, text := range op.Moves {
+		m, err := st.ParseMove(text)
+		if err == nil {
+			err = st.Play(m)
+		}
+		if err != nil {
+			// Openings are checked when they are loaded: not reached.
+			return gp.abandon(ctx, fmt.Errorf("opening move %q: %w", text, err))
+		}
+		moves = append(moves, text)
+	}
+
+	var tc, left [2]time.Duration
+	var inc, margin [2]time.Duration
+	fixed := [2]bool{}
+	for c := range gp.names {
+		t := r.cfg.BotTime(gp.names[c])
+		fixed[c], tc[c], left[c], inc[c], margin[c] = t.Fixed(), t.Move, t.Base, t.Increment, t.Margin
+	}
+	var (
+		legalMoves []game.Move
+		legalText  []string
+	)
+	for {
+		out := st.Outcome()
+		if out.Over() {
+			gp.finish(ctx, out.Result, out.Reason, nil, out.Scores)
+			return true
+		}
+		side := st.Turn()
+		e := gp.eng[side]
+		var legal []string
+		if e.WantsLegalMoves() {
+			legalMoves = st.LegalMoves(legalMoves[:0])
+			legalText = legalText[:0]
+			for _, m := range legalMoves {
+				legalText = append(legalText, m.String())
+			}
+			legal = legalText
+		}
+		allowed := left[side]
+		if fixed[side] {
+			allowed = tc[side]
+		}
+		clock := protocol.Clock{MoveTime: allowed}
+		if !fixed[side] {
+			clock = protocol.Clock{WInc: inc[game.White], BInc: inc[game.Black]}
+			clock.WTime, clock.BTime = left[game.White], left[game.Black]
+			// An opponent on a fixed time per move shows that time.
+			for c := range fixed {
+				if fixed[c] {
+					if game.Color(c) == game.White {
+						clock.WTime = tc[c]
+					} else {
+						clock.BTime = tc[c]
+					}
+				}
+			}
+		}
+		sent := time.Now()
+		reply, err := e.Move(ctx, engine.MoveRequest{
+			Moves:    moves,
+			Legal:    legal,
+			Clock:    clock,
+			Deadline: sent.Add(allowed + margin[side]),
+		})
+		if err != nil {
+			if ctx.Err() != nil || !botsFault(err) {
+				return gp.abandon(ctx, err)
+			}
+			gp.broken[side] = true
+			gp.forfeit(ctx, side, err)
+			return true
+		}
+		elapsed := reply.Elapsed
+		if elapsed <= 0 {
+			elapsed = time.Since(sent)
+		}
+		if elapsed > allowed+margin[side] {
+			gp.forfeitKind(ctx, side, ForfeitTime, fmt.Sprintf("move took %v, allowed %v + margin %v", elapsed.Round(time.Microsecond), allowed, margin[side]))
+			return true
+		}
+		m, err := st.ParseMove(reply.Move)
+		if err == nil {
+			err = st.Play(m)
+		}
+		if err != nil {
+			gp.forfeitKind(ctx, side, ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", reply.Move, st.Ply()+1, err))
+			return true
+		}
+		text := m.String()
+		moves = append(moves, text)
+		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed)})
+		if !fixed[side] {
+			left[side] = max(left[side]-elapsed, 0) + inc[side]
+		}
+	}
+}
+
+// botsFault reports whether an engine error is the bot's fault (and so a
+// forfeit) rather than the arena stopping or closing it.
+func botsFault(err error) bool {
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return ee.Kind != engine.KindCanceled && ee.Kind != engine.KindClosed && ee.Kind != engine.KindInvalid
+	}
+	return !errors.Is(err, context.Canceled) && !errors.Is(err, errPoolClosed)
+}
+
+// forfeitKindOf classifies an engine error.
+func forfeitKindOf(err error) string {
+	var ee *engine.Error
+	if !errors.As(err, &ee) {
+		return ForfeitError
+	}
+	switch ee.Kind {
+	case engine.KindStart, engine.KindHandshake:
+		return ForfeitStart
+	case engine.KindTimeout:
+		return ForfeitTime
+	case engine.KindCrash:
+		return ForfeitCrash
+	case engine.KindProtocol:
+		return ForfeitProtocol
+	case engine.KindUnsupported:
+		return ForfeitUnsupported
+	}
+	return ForfeitError
+}
+
+func (gp *gamePlay) forfeit(ctx context.Context, c game.Color, err error) {
+	detail := err.Error()
+	var ee *engine.Error
+	if errors.As(err, &ee) && ee.Err != nil {
+		detail = ee.Err.Error() // the kind and the bot are recorded apart
+	}
+	gp.forfeitKind(ctx, c, forfeitKindOf(err), detail)
+}
+
+func (gp *gamePlay) forfeitKind(ctx context.Context, c game.Color, kind, detail string) {
+	gp.r.forfeitNotice(gp.rec.ID, gp.names[c], c, kind, detail)
+	gp.finish(ctx, game.Win(c.Other()), ReasonForfeit, &Forfeit{Kind: kind, Bot: gp.names[c], Detail: detail}, nil)
+}
+
+// finish fills in the result and tells both bots the game is over.
+func (gp *gamePlay) finish(ctx context.Context, res game.Result, reason string, f *Forfeit, scores []int) {
+	rec := gp.rec
+	rec.Result, rec.Reason, rec.Forfeit = res.String(), reason, f
+	if w, ok := res.Winner(); ok {
+		rec.Winner = gp.names[w]
+	}
+	if len(scores) == 2 {
+		rec.Scores = &Scores{White: scores[game.White], Black: scores[game.Black]}
+	}
+	word := reason
+	if f != nil {
+		word = f.Kind
+	}
+	for c := range gp.eng {
+		if !gp.inGame[c] || gp.broken[c] {
+			continue
+		}
+		octx, cancel := context.WithTimeout(ctx, gameOverTimeout)
+		if err := gp.eng[c].GameOver(octx, res, word); err != nil {
+			gp.broken[c] = true
+			if botsFault(err) {
+				gp.r.logf("game %d: %s: %v", rec.ID, gp.names[c], err)
+			}
+		}
+		cancel()
+	}
+}
+
+// roundMS converts d to milliseconds with microsecond resolution.
+func roundMS(d time.Duration) float64 {
+	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
+}

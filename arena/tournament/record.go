@@ -1,0 +1,142 @@
+package tournament
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/protocol"
+)
+
+// Reasons a game ends that the arena adds to the rules' own reasons
+// (game.ReasonScore, game.ReasonNoMoves, ...).
+const (
+	ReasonForfeit = "forfeit" // one bot lost by breaking a tournament rule; see Record.Forfeit
+)
+
+// Forfeit kinds: why a bot lost a game it did not lose on the board. The
+// first four are the protocol's game-over reasons, which the bots are told.
+const (
+	ForfeitIllegalMove = protocol.ReasonIllegalMove // a move that is not legal, or not in the game's notation
+	ForfeitTime        = protocol.ReasonTimeout     // no move within the time allowed (clock plus margin)
+	ForfeitCrash       = protocol.ReasonCrash       // the bot exited or closed its output
+	ForfeitProtocol    = protocol.ReasonProtocol    // the bot broke the protocol (garbage, over-long or unexpected lines)
+	ForfeitStart       = "start"                    // the bot could not be (re)started or failed its handshake
+	ForfeitUnsupported = "unsupported"              // the bot refused the game or its rules
+	ForfeitError       = "error"                    // any other failure of the bot's process
+)
+
+// Record is one finished game as stored in the journal (games.jsonl), one
+// JSON object per line.
+type Record struct {
+	ID      int           `json:"id"`    // schedule ID
+	Round   int           `json:"round"` // 1-based
+	PairKey string        `json:"pair"`  // shared by the two colour assignments of one opening in one round
+	Opening RecordOpening `json:"opening"`
+
+	Game   string    `json:"game"`
+	Preset string    `json:"preset"`
+	Rules  []Setting `json:"rules"` // every switch with its value
+
+	White      string `json:"white"`
+	Black      string `json:"black"`
+	FirstMover string `json:"first_mover"` // "white" or "black": the colour that moved first
+
+	Moves []MoveRecord `json:"moves"` // the moves after the opening, as played by the bots
+
+	Result  string   `json:"result"`           // "1-0", "0-1" or "1/2-1/2", from White's side
+	Winner  string   `json:"winner,omitempty"` // name of the winning bot; empty for a draw
+	Reason  string   `json:"reason"`           // a game.Reason* constant or ReasonForfeit
+	Forfeit *Forfeit `json:"forfeit,omitempty"`
+	Scores  *Scores  `json:"scores,omitempty"` // final scores, for games that keep score
+
+	Start      time.Time `json:"start"`
+	DurationMS float64   `json:"duration_ms"`
+}
+
+// RecordOpening identifies the opening a game started with.
+type RecordOpening struct {
+	Index int      `json:"index"` // 1-based position in the tournament's opening list
+	Name  string   `json:"name,omitempty"`
+	Moves []string `json:"moves"`
+}
+
+// Setting is a rule switch as stored in the journal.
+type Setting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// MoveRecord is one move played by a bot and the time it took (measured by
+// the arena, from sending the position to reading the move).
+type MoveRecord struct {
+	Move string  `json:"move"`
+	MS   float64 `json:"ms"`
+}
+
+// Forfeit says who forfeited a game and why.
+type Forfeit struct {
+	Kind   string `json:"kind"` // a Forfeit* constant
+	Bot    string `json:"bot"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Scores are the final scores of a game that keeps score.
+type Scores struct {
+	White int `json:"white"`
+	Black int `json:"black"`
+}
+
+// GameResult decodes Result.
+func (r *Record) GameResult() (game.Result, error) {
+	res, err := game.ParseResult(r.Result)
+	if err != nil {
+		return game.Ongoing, err
+	}
+	if res == game.Ongoing {
+		return game.Ongoing, fmt.Errorf("game %d: result %q is not a final result", r.ID, r.Result)
+	}
+	return res, nil
+}
+
+// FirstMoverColor decodes FirstMover.
+func (r *Record) FirstMoverColor() (game.Color, error) { return game.ParseColor(r.FirstMover) }
+
+// Points returns the points the named bot scored: 1, 1/2 or 0.
+func (r *Record) Points(bot string) float64 {
+	switch {
+	case r.Result == game.Draw.String():
+		return 0.5
+	case r.Winner == bot:
+		return 1
+	}
+	return 0
+}
+
+// Settings returns the rules as game settings.
+func (r *Record) Settings() []game.Setting {
+	out := make([]game.Setting, len(r.Rules))
+	for i, s := range r.Rules {
+		out[i] = game.Setting{Key: s.Key, Value: s.Value}
+	}
+	return out
+}
+
+// AllMoves returns the opening moves followed by the played moves.
+func (r *Record) AllMoves() []string {
+	out := make([]string, 0, len(r.Opening.Moves)+len(r.Moves))
+	out = append(out, r.Opening.Moves...)
+	for _, m := range r.Moves {
+		out = append(out, m.Move)
+	}
+	return out
+}
+
+func settingsOf(rules game.Rules) []Setting {
+	in := rules.Settings()
+	out := make([]Setting, len(in))
+	for i, s := range in {
+		out[i] = Setting{Key: s.Key, Value: s.Value}
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+package tournament
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/reports"
+)
+
+// StandingsFile is the standings table's file name in an output directory.
+const StandingsFile = "standings.txt"
+
+// RatingGames converts records to the games the rating statistics take.
+// Records whose result or first mover do not decode are skipped (the
+// journal reader rejects them already).
+func RatingGames(recs []Record) []rating.Game {
+	out := make([]rating.Game, 0, len(recs))
+	for i := range recs {
+		r := &recs[i]
+		res, err := r.GameResult()
+		if err != nil {
+			continue
+		}
+		first, err := r.FirstMoverColor()
+		if err != nil {
+			continue
+		}
+		opening := r.Opening.Name
+		if opening == "" {
+			opening = "opening " + strconv.Itoa(r.Opening.Index)
+		}
+		out = append(out, rating.Game{
+			White: r.White, Black: r.Black, FirstMover: first, Result: res,
+			Opening: opening, PairKey: r.PairKey,
+		})
+	}
+	return out
+}
+
+// WriteReports writes the report files of an output directory from its
+// records: the standings table (standings.txt), the PGN/PDN file rebuilt
+// from the journal, and the rating reports of package reports (report.md,
+// standings.csv, report.json, report.html). It returns the rating
+// analysis, nil when there are no games to rate.
+func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, error) {
+	var buf bytes.Buffer
+	if err := WriteStandings(&buf, Standings(recs, m.Bots)); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&buf, "%d of %d games played.\n", len(recs), m.Games)
+	if err := writeFileAtomic(filepath.Join(dir, StandingsFile), buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("write standings: %w", err)
+	}
+	if err := RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	a, err := rating.Analyze(RatingGames(recs), RatingOptions(m))
+	if err != nil {
+		return nil, fmt.Errorf("rating analysis: %w", err)
+	}
+	if err := reports.WriteFiles(dir, ReportMeta(m, recs), a); err != nil {
+		return nil, fmt.Errorf("reports: %w", err)
+	}
+	return a, nil
+}
+
+// RatingOptions returns the rating options for a tournament: the defaults,
+// plus the side balance of human play as a reference when the games are
+// Cheversi under the unmodified cheversi preset.
+func RatingOptions(m *Manifest) rating.Options {
+	var opt rating.Options
+	if m.Game == "cheversi" && m.Preset == "cheversi" {
+		if r, err := games.New(m.Game, m.Preset, nil); err == nil && slices.Equal(settingsOf(r), m.Rules) {
+			opt.Reference = rating.CheversiHumanReference()
+		}
+	}
+	return opt
+}
+
+// ReportMeta describes a tournament for the reports.
+func ReportMeta(m *Manifest, recs []Record) reports.Meta {
+	meta := reports.Meta{
+		Name:    m.Name,
+		Game:    m.Game,
+		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, rulesText(m.Rules)),
+		Started: m.Created,
+	}
+	if len(recs) == m.Games {
+		for i := range recs {
+			end := recs[i].Start.Add(time.Duration(recs[i].DurationMS * float64(time.Millisecond)))
+			if end.After(meta.Finished) {
+				meta.Finished = end
+			}
+		}
+	}
+	return meta
+}
+
+// LoadDir reads the manifest and the journal of an output directory.
+func LoadDir(dir string) (*Manifest, []Record, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := ReadJournal(filepath.Join(dir, JournalFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, recs, nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

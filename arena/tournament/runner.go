@@ -1,0 +1,436 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/arena/game"
+)
+
+// Options adjusts how Run plays a tournament.
+type Options struct {
+	// Out overrides the configuration's output directory.
+	Out string
+	// Self is the arena executable that runs built-in bots as
+	// `Self bot NAME ARGS...`; "" means os.Executable().
+	Self string
+	// Progress receives progress reports and notices (forfeits, bot
+	// restarts); nil discards them.
+	Progress io.Writer
+	// Terminal makes progress one line redrawn in place; otherwise a plain
+	// line is written every ProgressInterval.
+	Terminal bool
+	// ProgressInterval is the time between plain progress lines (default
+	// 5s).
+	ProgressInterval time.Duration
+}
+
+// Summary is what Run did.
+type Summary struct {
+	Dir       string    // output directory
+	Manifest  *Manifest // the tournament the directory holds
+	Total     int       // scheduled games
+	Recorded  int       // games in the journal
+	Played    int       // games played by this run
+	Plies     int       // plies played by the bots in this run
+	Elapsed   time.Duration
+	Complete  bool           // every scheduled game is recorded
+	Starts    map[string]int // bot processes started per bot by this run
+	Standings []Standing
+}
+
+// ErrBot is wrapped by the error Run returns when a bot fails its check
+// before the tournament starts (start-up, handshake, or the game).
+var ErrBot = errors.New("bot rejected")
+
+// ErrOutputLocked means another run is using the output directory.
+var ErrOutputLocked = errors.New("output directory is in use by another run")
+
+// Run plays (or resumes) the tournament of cfg: it lays out the schedule,
+// prepares the output directory (manifest, journal, PGN/PDN, bot logs),
+// checks every bot's handshake, then plays every game not yet in the
+// journal on cfg.Concurrency workers and records each finished game.
+//
+// When ctx is canceled Run stops starting games, abandons the games in
+// flight (a later run plays them), closes every bot and returns the
+// summary of what is recorded together with an error wrapping ctx.Err().
+// Other errors (configuration, output directory, a bot failing its check)
+// are returned before any game starts, with a nil summary.
+func Run(ctx context.Context, cfg *Config, opts Options) (*Summary, error) {
+	r, err := prepare(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer r.release()
+	return r.run(ctx)
+}
+
+// runner holds the state of one Run.
+type runner struct {
+	cfg      *Config
+	opts     Options
+	rules    game.Rules
+	sched    *Schedule
+	manifest *Manifest
+	dir      string
+	lock     *os.File
+	journal  *Journal
+	recorded int
+	tally    *tally
+	pending  []Scheduled
+	pgn      *os.File
+	logFile  *os.File
+	prog     *progress
+	settings []Setting
+
+	noticeMu sync.Mutex
+	noticed  map[string]bool // bot and forfeit kind already shown on the terminal
+}
+
+// prepare does everything up to, not including, starting bots.
+func prepare(cfg *Config, opts Options) (r *runner, err error) {
+	if cfg.Rules == nil {
+		return nil, errors.New("tournament: configuration without rules (use Load or Parse)")
+	}
+	openings, err := LoadOpenings(cfg)
+	if err != nil {
+		return nil, err
+	}
+	sched, err := NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	if err != nil {
+		return nil, err
+	}
+	dir := cfg.Output
+	if opts.Out != "" {
+		dir = opts.Out
+	}
+	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, sched: sched, dir: dir, settings: settingsOf(cfg.Rules), noticed: map[string]bool{}}
+	self := r
+	defer func() {
+		if err != nil {
+			self.release()
+		}
+	}()
+	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	if r.lock, err = lockDir(dir); err != nil {
+		return nil, err
+	}
+
+	r.manifest = NewManifest(cfg, sched)
+	stored, err := ReadManifest(dir)
+	switch {
+	case err == nil:
+		if err := stored.Compatible(r.manifest); err != nil {
+			return nil, fmt.Errorf("%s: %w\n(use another output directory, or restore the configuration it was started with)", dir, err)
+		}
+		r.manifest = stored
+	case errors.Is(err, os.ErrNotExist):
+		if _, err := os.Stat(filepath.Join(dir, JournalFile)); err == nil {
+			return nil, fmt.Errorf("%s holds a %s but no %s; use another output directory", dir, JournalFile, ManifestFile)
+		}
+		if err := r.manifest.Write(dir); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, err
+	}
+
+	journal, recs, err := OpenJournal(filepath.Join(dir, JournalFile))
+	if err != nil {
+		return nil, err
+	}
+	r.journal, r.recorded, r.tally = journal, len(recs), newTally(cfg.BotNames())
+	done := make(map[int]bool, len(recs))
+	for i := range recs {
+		if err := r.matchSchedule(&recs[i]); err != nil {
+			return nil, err
+		}
+		done[recs[i].ID] = true
+		r.tally.add(&recs[i])
+	}
+	for _, g := range sched.Games {
+		if !done[g.ID] {
+			r.pending = append(r.pending, g)
+		}
+	}
+
+	// The PGN/PDN file is derived from the journal: rebuild it (a crash may
+	// have left it behind or ahead of the journal), then append to it.
+	if err := RewriteGameText(dir, r.rules.Game(), recs, cfg.Name); err != nil {
+		return nil, err
+	}
+	if r.pgn, err = os.OpenFile(filepath.Join(dir, GameTextFile(r.rules.Game())), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, fmt.Errorf("open game file: %w", err)
+	}
+	if r.logFile, err = os.OpenFile(filepath.Join(dir, "arena.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+		return nil, fmt.Errorf("open arena log: %w", err)
+	}
+	return r, nil
+}
+
+// matchSchedule checks that a journal record is a game of the schedule.
+func (r *runner) matchSchedule(rec *Record) error {
+	if rec.ID < 1 || rec.ID > len(r.sched.Games) {
+		return fmt.Errorf("%w: %s holds game %d, but the schedule has %d games", ErrScheduleChanged, JournalFile, rec.ID, len(r.sched.Games))
+	}
+	g := r.sched.Games[rec.ID-1]
+	if rec.White != g.White || rec.Black != g.Black || rec.Round != g.Round || rec.PairKey != g.PairKey || rec.Opening.Index != g.Opening+1 {
+		return fmt.Errorf("%w: %s game %d is %s-%s (round %d), the schedule says %s-%s (round %d)",
+			ErrScheduleChanged, JournalFile, rec.ID, rec.White, rec.Black, rec.Round, g.White, g.Black, g.Round)
+	}
+	return nil
+}
+
+// release closes what prepare opened.
+func (r *runner) release() {
+	if r.journal != nil {
+		r.journal.Close()
+	}
+	if r.pgn != nil {
+		r.pgn.Close()
+	}
+	if r.logFile != nil {
+		r.logFile.Close()
+	}
+	if r.lock != nil {
+		r.lock.Close() // releases the flock
+	}
+}
+
+// lockDir takes an exclusive lock on dir so that two runs cannot append to
+// one journal.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock output directory: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s: %w", dir, ErrOutputLocked)
+		}
+		return nil, fmt.Errorf("lock output directory: %w", err)
+	}
+	return f, nil
+}
+
+// specs builds the engine specs of the bots.
+func (r *runner) specs() (map[string]engine.Spec, error) {
+	self := r.opts.Self
+	out := make(map[string]engine.Spec, len(r.cfg.Bots))
+	for _, b := range r.cfg.Bots {
+		spec := engine.Spec{
+			Name:             b.Name,
+			Command:          b.Command,
+			Args:             b.Args,
+			Dir:              b.Dir,
+			Env:              b.env(),
+			Options:          b.options(),
+			StderrPath:       filepath.Join(r.dir, "logs", sanitizeFileName(b.Name)+".log"),
+			HandshakeTimeout: b.HandshakeTimeout,
+		}
+		if spec.Dir == "" {
+			spec.Dir = r.cfg.Dir
+		}
+		if b.Builtin != "" {
+			if self == "" {
+				exe, err := os.Executable()
+				if err != nil {
+					return nil, fmt.Errorf("built-in bot %q: cannot find the arena executable: %w", b.Name, err)
+				}
+				self = exe
+			}
+			spec.Command = self
+			spec.Args = append([]string{"bot", b.Builtin}, b.Args...)
+		}
+		out[b.Name] = spec
+	}
+	return out, nil
+}
+
+func (r *runner) summary(start time.Time) *Summary {
+	return &Summary{
+		Dir:       r.dir,
+		Manifest:  r.manifest,
+		Total:     len(r.sched.Games),
+		Recorded:  r.recorded,
+		Elapsed:   time.Since(start),
+		Complete:  r.recorded == len(r.sched.Games),
+		Standings: r.tally.standings(),
+	}
+}
+
+func (r *runner) run(ctx context.Context) (*Summary, error) {
+	start := time.Now()
+	if len(r.pending) == 0 {
+		return r.summary(start), nil
+	}
+	specs, err := r.specs()
+	if err != nil {
+		return nil, err
+	}
+	workers := min(r.cfg.Concurrency, len(r.pending))
+	p := newPool(ctx, specs, len(specs)+2*workers)
+	defer p.close()
+	if err := r.preflight(ctx, p); err != nil {
+		return nil, err
+	}
+
+	r.prog = newProgress(r.opts, r.cfg.Name, len(r.sched.Games), r.recorded, r.tally)
+	r.logf("%s: %d of %d games to play, %d at a time; output in %s", r.cfg.Name, len(r.pending), len(r.sched.Games), workers, r.dir)
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan Scheduled)
+	results := make(chan *Record)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() { // exits when jobs is closed or runCtx is canceled
+			defer wg.Done()
+			for g := range jobs {
+				rec := r.play(runCtx, p, g)
+				if rec == nil {
+					return // abandoned: runCtx is canceled
+				}
+				results <- rec // the collector reads until results is closed
+			}
+		}()
+	}
+	go func() { // exits once every job is handed out or runCtx is canceled
+		defer close(jobs)
+		for _, g := range r.pending {
+			select {
+			case jobs <- g:
+			case <-runCtx.Done():
+				return
+			}
+		}
+	}()
+	go func() { // exits when every worker has
+		wg.Wait()
+		close(results)
+	}()
+
+	var (
+		played, plies int
+		fatal         error
+		pgnBuf        []byte
+		tick          = r.prog.ticker()
+	)
+	defer tick.Stop()
+loop:
+	for {
+		select {
+		case rec, ok := <-results:
+			if !ok {
+				break loop
+			}
+			if fatal != nil {
+				continue // draining after a failure
+			}
+			if err := r.journal.Append(rec); err != nil {
+				fatal = err
+				cancel()
+				continue
+			}
+			r.recorded++
+			played++
+			plies += len(rec.Moves)
+			pgnBuf = AppendGameText(pgnBuf[:0], rec, r.cfg.Name)
+			if _, err := r.pgn.Write(pgnBuf); err != nil {
+				r.logf("warning: %v (rebuild it with arena report)", err)
+			}
+			r.prog.game(rec)
+		case <-tick.C:
+			r.prog.tick()
+		}
+	}
+	p.close()
+	r.prog.finish()
+
+	sum := r.summary(start)
+	sum.Played, sum.Plies, sum.Starts = played, plies, p.starts()
+	switch {
+	case fatal != nil:
+		return sum, fatal
+	case ctx.Err() != nil && !sum.Complete:
+		return sum, fmt.Errorf("tournament stopped with %d of %d games recorded: %w", r.recorded, sum.Total, ctx.Err())
+	}
+	return sum, nil
+}
+
+// preflight starts one process of every bot and checks its handshake and
+// the game it plays, before any game starts.
+func (r *runner) preflight(ctx context.Context, p *pool) error {
+	type result struct {
+		bot string
+		e   *engine.Engine
+		err error
+	}
+	ch := make(chan result, len(r.cfg.Bots))
+	for _, b := range r.cfg.Bots {
+		go func() { // one start-up per bot; sends exactly one result
+			e, err := p.get(b.Name)
+			ch <- result{b.Name, e, err}
+		}()
+	}
+	var errs []error
+	for range r.cfg.Bots {
+		res := <-ch
+		switch {
+		case res.err != nil:
+			errs = append(errs, fmt.Errorf("%w: %w (its stderr is in %s)", ErrBot, res.err, p.specs[res.bot].StderrPath))
+		case !res.e.ID().Plays(r.rules.Game()):
+			errs = append(errs, fmt.Errorf("%w: bot %q does not play %s (it plays: %v)", ErrBot, res.bot, r.rules.Game(), res.e.ID().Games))
+			p.put(res.bot, res.e, true)
+		default:
+			p.put(res.bot, res.e, false)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// forfeitNotice logs a forfeit to the arena log, and to the progress
+// output the first time this bot forfeits for this reason.
+func (r *runner) forfeitNotice(id int, bot string, c game.Color, kind, detail string) {
+	msg := fmt.Sprintf("game %d: %s (%s) forfeits: %s: %s", id, bot, c, kind, detail)
+	r.writeLog(msg)
+	key := bot + "\x00" + kind
+	r.noticeMu.Lock()
+	first := !r.noticed[key]
+	r.noticed[key] = true
+	r.noticeMu.Unlock()
+	if first && r.prog != nil {
+		r.prog.notice(msg + " (further " + kind + " forfeits of " + bot + " go to arena.log only)")
+	}
+}
+
+// writeLog appends a line to the arena log.
+func (r *runner) writeLog(msg string) {
+	if r.logFile != nil {
+		fmt.Fprintf(r.logFile, "%s %s\n", time.Now().UTC().Format(time.RFC3339), msg)
+	}
+}
+
+// logf writes a notice to the arena log and the progress output.
+func (r *runner) logf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	r.writeLog(msg)
+	if r.prog != nil {
+		r.prog.notice(msg)
+	}
+}

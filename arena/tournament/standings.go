@@ -1,0 +1,126 @@
+package tournament
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Standing is one bot's line of the standings table.
+type Standing struct {
+	Bot      string
+	Games    int
+	Wins     int
+	Draws    int
+	Losses   int
+	Points   float64 // wins + draws/2
+	Forfeits int     // games lost by forfeit
+}
+
+// Score returns the points per game (0 without games).
+func (s Standing) Score() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return s.Points / float64(s.Games)
+}
+
+// Standings tallies records per bot. Every bot in bots gets a line, in the
+// order of points (then wins, then name); bots that only appear in records
+// are added.
+func Standings(recs []Record, bots []string) []Standing {
+	t := newTally(bots)
+	for i := range recs {
+		t.add(&recs[i])
+	}
+	return t.standings()
+}
+
+// tally accumulates standings game by game, so that a long tournament does
+// not need its records in memory.
+type tally struct {
+	idx  map[string]int
+	rows []Standing
+}
+
+func newTally(bots []string) *tally {
+	t := &tally{idx: map[string]int{}}
+	for _, b := range bots {
+		t.row(b)
+	}
+	return t
+}
+
+func (t *tally) row(name string) *Standing {
+	i, ok := t.idx[name]
+	if !ok {
+		i = len(t.rows)
+		t.idx[name] = i
+		t.rows = append(t.rows, Standing{Bot: name})
+	}
+	return &t.rows[i]
+}
+
+func (t *tally) add(r *Record) {
+	for _, name := range [2]string{r.White, r.Black} {
+		s := t.row(name)
+		s.Games++
+		p := r.Points(name)
+		switch p {
+		case 1:
+			s.Wins++
+		case 0.5:
+			s.Draws++
+		default:
+			s.Losses++
+			if r.Forfeit != nil && r.Forfeit.Bot == name {
+				s.Forfeits++
+			}
+		}
+		s.Points += p
+	}
+}
+
+// standings returns a sorted copy of the rows.
+func (t *tally) standings() []Standing {
+	out := append([]Standing(nil), t.rows...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Points != b.Points {
+			return a.Points > b.Points
+		}
+		if a.Wins != b.Wins {
+			return a.Wins > b.Wins
+		}
+		return a.Bot < b.Bot
+	})
+	return out
+}
+
+// WriteStandings renders the standings as a table.
+func WriteStandings(w io.Writer, st []Standing) error {
+	r, l := tw.AlignRight, tw.AlignLeft
+	t := tablewriter.NewTable(w, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{
+		PerColumn: []tw.Align{r, l, r, r, r, r, r, r, r},
+	}))
+	t.Header("#", "Bot", "Games", "Wins", "Draws", "Losses", "Points", "Score", "Forfeits")
+	for i, s := range st {
+		if err := t.Append(
+			strconv.Itoa(i+1), s.Bot, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws),
+			strconv.Itoa(s.Losses), formatPoints(s.Points), fmt.Sprintf("%.1f%%", 100*s.Score()), strconv.Itoa(s.Forfeits),
+		); err != nil {
+			return fmt.Errorf("standings table: %w", err)
+		}
+	}
+	if err := t.Render(); err != nil {
+		return fmt.Errorf("standings table: %w", err)
+	}
+	return nil
+}
+
+// formatPoints prints 3 as "3" and 3.5 as "3.5".
+func formatPoints(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }

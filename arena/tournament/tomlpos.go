@@ -1,0 +1,325 @@
+package tournament
+
+import (
+	"strconv"
+	"strings"
+)
+
+// keyLines records the line on which each key of a TOML document is
+// defined, so that configuration errors found after decoding (unknown keys,
+// duplicate bot names, missing executables) can name a line. The TOML
+// decoder keeps that information to itself.
+//
+// Paths are dotted, with the index of an array-of-tables element inserted
+// after the array's name: the third [[bots]] table's name is "bots.2.name".
+// The scanner understands exactly as much TOML as it needs to find keys:
+// comments, table headers, dotted and quoted keys, basic, literal and
+// multi-line strings, arrays and inline tables. On anything it does not
+// understand it stops; lookups then fall back to the nearest enclosing key
+// it did see, or to no line at all.
+type keyLines struct {
+	lines map[string]int
+}
+
+// line returns the line of path, or of its nearest recorded ancestor, or 0.
+func (k keyLines) line(path ...string) int {
+	for n := len(path); n > 0; n-- {
+		if l, ok := k.lines[strings.Join(path[:n], ".")]; ok {
+			return l
+		}
+	}
+	return 0
+}
+
+// lineOfUndecoded returns the line of the first definition of a key that
+// the decoder reports without array indices (the decoder's toml.Key has
+// none), trying every index of every array-of-tables on the way.
+func (k keyLines) lineOfUndecoded(key []string) int {
+	best := 0
+	for p, l := range k.lines {
+		if matchesUnindexed(strings.Split(p, "."), key) && (best == 0 || l < best) {
+			best = l
+		}
+	}
+	return best
+}
+
+// matchesUnindexed reports whether an indexed path equals key once its
+// numeric array-index segments are dropped.
+func matchesUnindexed(indexed, key []string) bool {
+	i := 0
+	for _, seg := range indexed {
+		if i < len(key) && seg == key[i] {
+			i++
+			continue
+		}
+		if _, err := strconv.Atoi(seg); err == nil {
+			continue
+		}
+		return false
+	}
+	return i == len(key)
+}
+
+// scanKeyLines scans a TOML document. It never fails: on malformed input it
+// returns what it found so far.
+func scanKeyLines(src string) keyLines {
+	s := &keyScanner{src: src, line: 1, out: map[string]int{}, arrays: map[string]int{}}
+	s.document()
+	return keyLines{lines: s.out}
+}
+
+type keyScanner struct {
+	src    string
+	pos    int
+	line   int
+	out    map[string]int
+	arrays map[string]int // unindexed array-of-tables path -> number of elements so far
+	table  []string       // current table, indexed
+}
+
+func (s *keyScanner) eof() bool { return s.pos >= len(s.src) }
+
+func (s *keyScanner) peek() byte {
+	if s.eof() {
+		return 0
+	}
+	return s.src[s.pos]
+}
+
+func (s *keyScanner) advance() {
+	if s.src[s.pos] == '\n' {
+		s.line++
+	}
+	s.pos++
+}
+
+func (s *keyScanner) hasPrefix(p string) bool { return strings.HasPrefix(s.src[s.pos:], p) }
+
+// skipSpace skips blanks; with newlines it also skips line ends and comments.
+func (s *keyScanner) skipSpace(newlines bool) {
+	for !s.eof() {
+		switch c := s.peek(); {
+		case c == ' ' || c == '\t' || c == '\r':
+			s.advance()
+		case c == '#':
+			for !s.eof() && s.peek() != '\n' {
+				s.advance()
+			}
+		case c == '\n' && newlines:
+			s.advance()
+		default:
+			return
+		}
+	}
+}
+
+func (s *keyScanner) skipLine() {
+	for !s.eof() && s.peek() != '\n' {
+		s.advance()
+	}
+}
+
+func (s *keyScanner) document() {
+	for {
+		s.skipSpace(true)
+		if s.eof() {
+			return
+		}
+		line := s.line
+		if s.peek() == '[' {
+			array := s.hasPrefix("[[")
+			s.pos++
+			if array {
+				s.pos++
+			}
+			s.skipSpace(false)
+			key, ok := s.key()
+			if !ok {
+				return
+			}
+			if array {
+				s.table = append(s.index(key[:len(key)-1]), key[len(key)-1])
+			} else {
+				s.table = s.index(key)
+			}
+			if array {
+				plain := strings.Join(key, ".")
+				n := s.arrays[plain]
+				s.arrays[plain] = n + 1
+				s.table = append(s.table, strconv.Itoa(n))
+			}
+			s.record(s.table, line)
+			s.skipLine()
+			continue
+		}
+		if !s.keyValue(s.table) {
+			return
+		}
+		s.skipLine()
+	}
+}
+
+// index inserts the current element index after every prefix of key that
+// names an array of tables, so that [bots.time] after the third [[bots]]
+// becomes bots.2.time.
+func (s *keyScanner) index(key []string) []string {
+	var out []string
+	for i, k := range key {
+		out = append(out, k)
+		if n, ok := s.arrays[strings.Join(key[:i+1], ".")]; ok && n > 0 {
+			out = append(out, strconv.Itoa(n-1))
+		}
+	}
+	return out
+}
+
+func (s *keyScanner) record(path []string, line int) {
+	p := strings.Join(path, ".")
+	if _, ok := s.out[p]; !ok {
+		s.out[p] = line
+	}
+}
+
+// keyValue scans `key = value` under prefix and records the key (and, for
+// inline tables, the keys inside).
+func (s *keyScanner) keyValue(prefix []string) bool {
+	line := s.line
+	key, ok := s.key()
+	if !ok {
+		return false
+	}
+	path := append(append([]string(nil), prefix...), key...)
+	s.record(path, line)
+	s.skipSpace(false)
+	if s.peek() != '=' {
+		return false
+	}
+	s.pos++
+	s.skipSpace(false)
+	return s.value(path)
+}
+
+// key scans a possibly dotted, possibly quoted key.
+func (s *keyScanner) key() ([]string, bool) {
+	var parts []string
+	for {
+		s.skipSpace(false)
+		switch c := s.peek(); {
+		case c == '"' || c == '\'':
+			str, ok := s.str()
+			if !ok {
+				return nil, false
+			}
+			parts = append(parts, str)
+		case isBareKeyChar(c):
+			start := s.pos
+			for !s.eof() && isBareKeyChar(s.peek()) {
+				s.pos++
+			}
+			parts = append(parts, s.src[start:s.pos])
+		default:
+			return nil, false
+		}
+		s.skipSpace(false)
+		if s.peek() != '.' {
+			return parts, true
+		}
+		s.pos++
+	}
+}
+
+func isBareKeyChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// str scans a basic or literal string, single- or multi-line, and returns
+// its raw contents (escapes are kept as written; keys rarely need them).
+func (s *keyScanner) str() (string, bool) {
+	q := s.peek()
+	delim := string(q)
+	if s.hasPrefix(strings.Repeat(delim, 3)) {
+		delim = strings.Repeat(delim, 3)
+	}
+	s.pos += len(delim)
+	start := s.pos
+	for !s.eof() {
+		if q == '"' && s.peek() == '\\' {
+			s.advance()
+			if !s.eof() {
+				s.advance()
+			}
+			continue
+		}
+		if s.hasPrefix(delim) {
+			end := s.pos
+			s.pos += len(delim)
+			// A multi-line string may end with up to two extra quotes.
+			for len(delim) == 3 && s.peek() == q {
+				s.pos++
+				end++
+			}
+			return s.src[start:end], true
+		}
+		if len(delim) == 1 && s.peek() == '\n' {
+			return "", false
+		}
+		s.advance()
+	}
+	return "", false
+}
+
+// value skips one value, descending into arrays and inline tables.
+func (s *keyScanner) value(path []string) bool {
+	switch s.peek() {
+	case '"', '\'':
+		_, ok := s.str()
+		return ok
+	case '[':
+		s.pos++
+		for {
+			s.skipSpace(true)
+			switch s.peek() {
+			case 0:
+				return false
+			case ']':
+				s.pos++
+				return true
+			case ',':
+				s.pos++
+				continue
+			}
+			if !s.value(path) {
+				return false
+			}
+		}
+	case '{':
+		s.pos++
+		for {
+			s.skipSpace(true)
+			switch s.peek() {
+			case 0:
+				return false
+			case '}':
+				s.pos++
+				return true
+			case ',':
+				s.pos++
+				continue
+			}
+			if !s.keyValue(path) {
+				return false
+			}
+		}
+	}
+	// A bare value: number, boolean or date-time.
+	start := s.pos
+	for !s.eof() {
+		c := s.peek()
+		if c == ',' || c == ']' || c == '}' || c == '\n' || c == '#' {
+			break
+		}
+		s.pos++
+	}
+	return s.pos > start
+}

@@ -1,0 +1,310 @@
+package builtin
+
+import (
+	"math/bits"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
+)
+
+// maxCheversiMoves bounds the legal moves of a Cheversi position: five
+// piece kinds on 64 squares.
+const maxCheversiMoves = cheversi.NumPieces * cheversi.NumSquares
+
+// cvSearch is alphabeta's Cheversi searcher. Its buffers are reused from
+// one Choose to the next.
+type cvSearch struct {
+	ctl   *control
+	tt    *table
+	w     *cvEval
+	salt  uint64 // mixed into hash keys: the rule set
+	moves [cheversi.MaxPlies + 1][maxCheversiMoves]cheversi.Move
+	order [cheversi.MaxPlies + 1][maxCheversiMoves]int32
+	// killers are quiet moves that caused a cutoff at the same ply.
+	killers [cheversi.MaxPlies + 1][2]cheversi.Move
+	// history scores moves by the cutoffs they caused, per side.
+	history [2][cheversi.NumPieces][cheversi.NumSquares]int32
+}
+
+// rulesSalt returns a hash of a rule set, so that one table can serve games
+// under different rules.
+func rulesSalt(o cheversi.Options) uint64 {
+	x := uint64(o.Opening) | uint64(o.Touch)<<4 | uint64(o.Scoring)<<8
+	for i, b := range []bool{o.BishopsOpposite, o.QueenCall, o.BlackKingLast} {
+		if b {
+			x |= 1 << (12 + i)
+		}
+	}
+	return splitmix(x + 0x1234567)
+}
+
+// splitmix is the SplitMix64 finaliser: a good 64-bit mix.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// cvCode is a move's code in the transposition table: the Move itself,
+// which is never 0 for a real move.
+func cvCode(m cheversi.Move) uint16 { return uint16(m) }
+
+// run searches p by iterative deepening within the control's limits and
+// returns the result of the deepest completed iteration (or the better
+// move a stopped iteration had fully searched).
+func (s *cvSearch) run(p cheversi.Position, lim Limits) (Result, error) {
+	root := p.GenerateMoves(s.moves[0][:0])
+	if len(root) == 0 {
+		return Result{}, ErrNoMoves
+	}
+	s.killers = [cheversi.MaxPlies + 1][2]cheversi.Move{}
+	for c := range s.history {
+		for k := range s.history[c] {
+			for q := range s.history[c][k] {
+				s.history[c][k][q] /= 8
+			}
+		}
+	}
+	// Root moves in search order with their last scores.
+	type rootMove struct {
+		m     cheversi.Move
+		score int
+	}
+	rm := make([]rootMove, len(root))
+	for i, m := range root {
+		q := p
+		q.Play(m)
+		rm[i] = rootMove{m, -s.eval(&q)}
+	}
+	sortRoot := func() {
+		// Insertion sort, stable: the best first.
+		for i := 1; i < len(rm); i++ {
+			for j := i; j > 0 && rm[j].score > rm[j-1].score; j-- {
+				rm[j], rm[j-1] = rm[j-1], rm[j]
+			}
+		}
+	}
+	sortRoot()
+	res := Result{Move: rm[0].m, Score: rm[0].score}
+	remaining := cheversi.MaxPlies - p.Ply()
+	maxDepth := remaining
+	if lim.Depth > 0 {
+		maxDepth = min(maxDepth, lim.Depth)
+	}
+	for depth := 1; depth <= maxDepth; depth++ {
+		alpha, beta := -WinScore-1, WinScore+1
+		best, bestIdx := -WinScore-1, -1
+		for i := range rm {
+			q := p
+			q.Play(rm[i].m)
+			var sc int
+			if i == 0 {
+				sc = -s.negamax(&q, depth-1, -beta, -alpha, 1)
+			} else {
+				sc = -s.negamax(&q, depth-1, -alpha-1, -alpha, 1)
+				if sc > alpha && !s.ctl.stopped {
+					sc = -s.negamax(&q, depth-1, -beta, -alpha, 1)
+				}
+			}
+			if s.ctl.stopped {
+				break
+			}
+			rm[i].score = sc
+			if sc > best {
+				best, bestIdx = sc, i
+				alpha = max(alpha, sc)
+			} else {
+				// Below alpha: an upper bound only; keep it below the best.
+				rm[i].score = min(sc, best-1)
+			}
+		}
+		if bestIdx < 0 {
+			break // stopped before the first root move was searched
+		}
+		if s.ctl.stopped {
+			// A stopped iteration: trust only a move that fully searched
+			// better than the first move, the previous iteration's best.
+			if bestIdx > 0 {
+				res.Move, res.Score = rm[bestIdx].m, best
+			}
+			break
+		}
+		sortRoot()
+		res.Move, res.Score, res.Depth = rm[0].m, best, depth
+		s.tt.store(p.Hash()^s.salt, depth, scoreToTT(best, 0), boundExact, cvCode(rm[0].m))
+		res.Nodes, res.Elapsed = s.ctl.nodes, s.ctl.elapsed()
+		res.PV = s.pv(p, depth)
+		s.ctl.iterationDone()
+		if lim.Progress != nil {
+			lim.Progress(res)
+		}
+		if depth == remaining || !s.ctl.another() {
+			break
+		}
+	}
+	if len(res.PV) == 0 || res.PV[0] != game.Move(res.Move) {
+		res.PV = []game.Move{res.Move}
+	}
+	res.Nodes, res.Elapsed = s.ctl.nodes, s.ctl.elapsed()
+	return res, nil
+}
+
+// pv follows the transposition table from p for at most n moves.
+func (s *cvSearch) pv(p cheversi.Position, n int) []game.Move {
+	var line []game.Move
+	for range n {
+		e := s.tt.probe(p.Hash() ^ s.salt)
+		if e == nil || e.move == 0 {
+			break
+		}
+		m := cheversi.Move(e.move)
+		if !p.Legal(m) {
+			break
+		}
+		line = append(line, m)
+		p.Play(m)
+	}
+	return line
+}
+
+// negamax returns the value of p for the side to move, searched depth
+// plies deep, within the window (alpha, beta); ply is the distance from the
+// root. When the control stops the search the value is meaningless.
+func (s *cvSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) int {
+	if s.ctl.poll() {
+		return 0
+	}
+	if p.Ply() >= cheversi.MaxPlies {
+		us := p.Turn()
+		return p.Score(us) - p.Score(us.Other())
+	}
+	if depth <= 0 {
+		if p.CountMoves() == 0 {
+			return -(WinScore - ply)
+		}
+		return s.eval(p)
+	}
+	key := p.Hash() ^ s.salt
+	var ttMove cheversi.Move
+	if e := s.tt.probe(key); e != nil {
+		ttMove = cheversi.Move(e.move)
+		if int(e.depth) >= depth && beta-alpha == 1 {
+			sc := scoreFromTT(int(e.score), ply)
+			switch b := e.bound(); {
+			case b == boundExact,
+				b == boundLower && sc >= beta,
+				b == boundUpper && sc <= alpha:
+				return sc
+			}
+		}
+	}
+	moves := p.GenerateMoves(s.moves[ply][:0])
+	if len(moves) == 0 {
+		return -(WinScore - ply)
+	}
+	us := p.Turn()
+	order := s.order[ply][:len(moves)]
+	k0, k1 := s.killers[ply][0], s.killers[ply][1]
+	hist := &s.history[us]
+	for i, m := range moves {
+		var o int32
+		switch m {
+		case ttMove:
+			o = 1 << 30
+		case k0:
+			o = 1 << 29
+		case k1:
+			o = 1<<29 - 1
+		default:
+			o = min(hist[m.Piece()][m.Square()], 1<<12-1)
+			if depth >= 2 {
+				q := *p
+				q.Play(m)
+				o += int32(-s.eval(&q)) << 12
+			}
+		}
+		order[i] = o
+	}
+	origAlpha := alpha
+	best, bestMove := -WinScore-1, cheversi.Move(0)
+	for i := range moves {
+		// Selection: bring the best-ordered remaining move to i.
+		j := i
+		for k := i + 1; k < len(moves); k++ {
+			if order[k] > order[j] {
+				j = k
+			}
+		}
+		moves[i], moves[j] = moves[j], moves[i]
+		order[i], order[j] = order[j], order[i]
+		m := moves[i]
+		q := *p
+		q.Play(m)
+		var sc int
+		if i == 0 {
+			sc = -s.negamax(&q, depth-1, -beta, -alpha, ply+1)
+		} else {
+			sc = -s.negamax(&q, depth-1, -alpha-1, -alpha, ply+1)
+			if sc > alpha && sc < beta && !s.ctl.stopped {
+				sc = -s.negamax(&q, depth-1, -beta, -alpha, ply+1)
+			}
+		}
+		if s.ctl.stopped {
+			return 0
+		}
+		if sc > best {
+			best, bestMove = sc, m
+			if sc > alpha {
+				alpha = sc
+				if alpha >= beta {
+					if m != ttMove && m != k0 {
+						s.killers[ply][1], s.killers[ply][0] = k0, m
+					}
+					if h := &hist[m.Piece()][m.Square()]; *h < 1<<20 {
+						*h += int32(depth * depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := uint8(boundExact)
+	switch {
+	case best <= origAlpha:
+		bound = boundUpper
+	case best >= beta:
+		bound = boundLower
+	}
+	s.tt.store(key, depth, scoreToTT(best, ply), bound, cvCode(bestMove))
+	return best
+}
+
+// cvEval holds the weights of the Cheversi evaluation, in score points.
+type cvEval struct {
+	// potential is what an unplaced piece of each kind (K, Q, R, B, N)
+	// is expected to add to its side's score when placed on an empty
+	// board; it shrinks as the board fills.
+	potential [cheversi.NumPieces]int
+}
+
+var defaultCvEval = cvEval{
+	potential: [cheversi.NumPieces]int{6, 16, 10, 8, 5},
+}
+
+// eval returns a static evaluation of p for the side to move: the score
+// difference of the placed pieces, plus the expected contribution of the
+// pieces each side has still to place, which shrinks with the room left.
+// Between two positions of the same ply (the leaves of one iteration)
+// the second term weighs which pieces each side has kept back.
+func (s *cvSearch) eval(p *cheversi.Position) int {
+	us := p.Turn()
+	them := us.Other()
+	v := p.Score(us) - p.Score(them)
+	empty := bits.OnesCount64(^(p.Occupied(us) | p.Occupied(them)))
+	pot := 0
+	for k := range cheversi.Piece(cheversi.NumPieces) {
+		pot += (p.Unplaced(us, k) - p.Unplaced(them, k)) * s.w.potential[k]
+	}
+	return v + pot*empty/cheversi.NumSquares
+}

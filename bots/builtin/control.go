@@ -1,0 +1,81 @@
+package builtin
+
+import (
+	"context"
+	"time"
+)
+
+// pollInterval is how many nodes pass between two looks at the clock, the
+// node budget and the context.
+const pollInterval = 256
+
+// control stops a search: at a hard deadline, after a node budget, or when
+// the context is done. It also decides whether another iteration of
+// iterative deepening is worth starting.
+type control struct {
+	ctx      context.Context
+	start    time.Time
+	limit    time.Duration // 0: none
+	maxNodes int64         // 0: none
+	nodes    int64
+	stopped  bool
+
+	// The times of the last two completed iterations and when the last
+	// one ended, since start.
+	lastIter, prevIter, lastEnd time.Duration
+}
+
+func newControl(ctx context.Context, lim Limits) *control {
+	return &control{ctx: ctx, start: time.Now(), limit: lim.Time, maxNodes: lim.Nodes}
+}
+
+// poll counts a node and reports whether the search must stop. Once it has
+// said so it keeps saying so.
+func (c *control) poll() bool {
+	c.nodes++
+	if c.nodes%pollInterval != 0 || c.stopped {
+		return c.stopped
+	}
+	switch {
+	case c.maxNodes > 0 && c.nodes >= c.maxNodes:
+		c.stopped = true
+	case c.limit > 0 && time.Since(c.start) >= c.limit:
+		c.stopped = true
+	case c.ctx.Err() != nil:
+		c.stopped = true
+	}
+	return c.stopped
+}
+
+// iterationDone records that an iteration of iterative deepening has
+// completed, for another's estimate of the next one.
+func (c *control) iterationDone() {
+	now := c.elapsed()
+	c.prevIter, c.lastIter, c.lastEnd = c.lastIter, now-c.lastEnd, now
+}
+
+// another reports whether the next iteration of iterative deepening is
+// worth starting. Each iteration takes several times as long as the one
+// before (the ratio of the last two, between 2 and 10); the next one is
+// started when it is expected to finish in time, or in any case in the
+// first third of the time, as a stopped iteration may still find a better
+// move.
+func (c *control) another() bool {
+	switch {
+	case c.stopped, c.ctx.Err() != nil:
+		return false
+	case c.maxNodes > 0 && c.nodes >= c.maxNodes:
+		return false
+	case c.limit <= 0:
+		return true
+	}
+	el := c.elapsed()
+	ratio := 4.0
+	if c.prevIter > 0 {
+		ratio = min(max(float64(c.lastIter)/float64(c.prevIter), 2), 10)
+	}
+	next := time.Duration(float64(c.lastIter) * ratio)
+	return el < c.limit/3 || el+next <= c.limit
+}
+
+func (c *control) elapsed() time.Duration { return time.Since(c.start) }

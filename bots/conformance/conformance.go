@@ -1,0 +1,792 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/protocol"
+)
+
+// Config says which bot to check and how hard to press it.
+type Config struct {
+	// Command, Args, Dir and Env start the bot, as in engine.Spec.
+	Command string
+	Args    []string
+	Dir     string
+	Env     []string
+	// StderrPath is the file the bot's standard error is appended to;
+	// "" discards it.
+	StderrPath string
+
+	// MoveTime is the bot's time per move in the check games
+	// (DefaultMoveTime when 0); games on a clock give it twenty times as
+	// much for the whole game.
+	MoveTime time.Duration
+	// Margin is the latency allowed beyond every time limit
+	// (DefaultMargin when 0).
+	Margin time.Duration
+	// HandshakeTimeout bounds each start and each readyok
+	// (engine.DefaultHandshakeTimeout when 0).
+	HandshakeTimeout time.Duration
+	// QuitGrace is how long the bot has to exit after quit
+	// (DefaultQuitGrace when 0).
+	QuitGrace time.Duration
+	// MaxPlies ends each checkers check game after that many plies
+	// (DefaultMaxPlies when 0). Cheversi games are always played out.
+	MaxPlies int
+	// Seed seeds the arena's own moves and the positions it asks about.
+	Seed uint64
+}
+
+// Defaults for the zero values of Config.
+const (
+	DefaultMoveTime  = 200 * time.Millisecond
+	DefaultMargin    = 500 * time.Millisecond
+	DefaultQuitGrace = 2 * time.Second
+	DefaultMaxPlies  = 40
+)
+
+// Status is the outcome of one check.
+type Status int
+
+// The statuses. A skipped check did not apply to the bot (it declares no
+// options, say) or could not run because an earlier one failed.
+const (
+	Pass Status = iota
+	Fail
+	Skip
+)
+
+// String returns "PASS", "FAIL" or "SKIP".
+func (s Status) String() string {
+	switch s {
+	case Pass:
+		return "PASS"
+	case Fail:
+		return "FAIL"
+	case Skip:
+		return "SKIP"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is the outcome of one check: what was seen when it passed, why
+// it failed or why it was skipped.
+type Result struct {
+	Name    string
+	Status  Status
+	Detail  string
+	Elapsed time.Duration
+}
+
+// String returns the result on one line, such as
+// "PASS ping: pong p1 in 0.2ms".
+func (r Result) String() string {
+	return fmt.Sprintf("%s %s: %s", r.Status, r.Name, r.Detail)
+}
+
+// Report is what Run found.
+type Report struct {
+	// ID is what the bot said in its first handshake.
+	ID      protocol.ID
+	Results []Result
+}
+
+// Passed reports whether no check failed (skipped checks do not count).
+func (r *Report) Passed() bool {
+	return !slices.ContainsFunc(r.Results, func(x Result) bool { return x.Status == Fail })
+}
+
+// Count returns how many checks have status s.
+func (r *Report) Count(s Status) int {
+	n := 0
+	for _, x := range r.Results {
+		if x.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Result returns the result of the named check.
+func (r *Report) Result(name string) (Result, bool) {
+	i := slices.IndexFunc(r.Results, func(x Result) bool { return x.Name == name })
+	if i < 0 {
+		return Result{}, false
+	}
+	return r.Results[i], true
+}
+
+// ErrNoCommand means Config.Command is empty.
+var ErrNoCommand = errors.New("no bot command")
+
+// Run checks the bot cfg describes and returns the results, calling
+// progress (if not nil) with each one as soon as it is known. The bot's
+// failures are results, not errors: Run returns an error only for an
+// unusable Config or when ctx is done (with the results so far).
+func Run(ctx context.Context, cfg Config, progress func(Result)) (*Report, error) {
+	if cfg.Command == "" {
+		return nil, ErrNoCommand
+	}
+	c := &checker{cfg: cfg, progress: progress, rep: &Report{}, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc0ffee))}
+	c.defaults()
+	defer c.closeEngine()
+	err := c.run(ctx)
+	return c.rep, err
+}
+
+// checker is the state of one Run.
+type checker struct {
+	cfg      Config
+	progress func(Result)
+	rep      *Report
+	rng      *rand.Rand
+	eng      *engine.Engine // the bot process the checks share; nil after a failure
+	starts   int            // processes started, for their names
+
+	legalSent, legalAnswered int      // move requests that carried a legal-move list
+	nonCanonical             []string // moves accepted in a non-canonical form
+}
+
+func (c *checker) defaults() {
+	if c.cfg.MoveTime <= 0 {
+		c.cfg.MoveTime = DefaultMoveTime
+	}
+	if c.cfg.Margin <= 0 {
+		c.cfg.Margin = DefaultMargin
+	}
+	if c.cfg.HandshakeTimeout <= 0 {
+		c.cfg.HandshakeTimeout = engine.DefaultHandshakeTimeout
+	}
+	if c.cfg.QuitGrace <= 0 {
+		c.cfg.QuitGrace = DefaultQuitGrace
+	}
+	if c.cfg.MaxPlies <= 0 {
+		c.cfg.MaxPlies = DefaultMaxPlies
+	}
+}
+
+// record adds a result and reports it.
+func (c *checker) record(r Result) {
+	c.rep.Results = append(c.rep.Results, r)
+	if c.progress != nil {
+		c.progress(r)
+	}
+}
+
+func (c *checker) pass(name string, began time.Time, format string, args ...any) {
+	c.record(Result{Name: name, Status: Pass, Detail: fmt.Sprintf(format, args...), Elapsed: time.Since(began)})
+}
+
+func (c *checker) fail(name string, began time.Time, format string, args ...any) {
+	c.record(Result{Name: name, Status: Fail, Detail: fmt.Sprintf(format, args...), Elapsed: time.Since(began)})
+}
+
+func (c *checker) skip(name, format string, args ...any) {
+	c.record(Result{Name: name, Status: Skip, Detail: fmt.Sprintf(format, args...)})
+}
+
+// spec returns the engine.Spec of a new bot process.
+func (c *checker) spec(options map[string]string) engine.Spec {
+	c.starts++
+	name := fmt.Sprintf("bot#%d", c.starts)
+	return engine.Spec{
+		Name:             name,
+		Command:          c.cfg.Command,
+		Args:             c.cfg.Args,
+		Dir:              c.cfg.Dir,
+		Env:              c.cfg.Env,
+		Options:          options,
+		StderrPath:       c.cfg.StderrPath,
+		HandshakeTimeout: c.cfg.HandshakeTimeout,
+		QuitGrace:        c.cfg.QuitGrace,
+	}
+}
+
+// engine returns the shared bot process, starting a fresh one when the
+// last one failed.
+func (c *checker) engine(ctx context.Context) (*engine.Engine, error) {
+	if c.eng != nil {
+		return c.eng, nil
+	}
+	e, err := engine.Start(ctx, c.spec(nil))
+	if err != nil {
+		return nil, err
+	}
+	c.eng = e
+	return e, nil
+}
+
+// broke closes the shared process after err, unless err left it usable.
+func (c *checker) broke(err error) {
+	var ee *engine.Error
+	if errors.As(err, &ee) && (ee.Kind == engine.KindInvalid || ee.Kind == engine.KindUnsupported) {
+		return
+	}
+	c.closeEngine()
+}
+
+func (c *checker) closeEngine() {
+	if c.eng != nil {
+		_ = c.eng.Close()
+		c.eng = nil
+	}
+}
+
+// canceled reports whether err comes from ctx being done.
+func canceled(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		isKind(err, engine.KindCanceled))
+}
+
+func isKind(err error, k engine.Kind) bool {
+	var ee *engine.Error
+	return errors.As(err, &ee) && ee.Kind == k
+}
+
+// describe turns an engine error into a reason for a failed check.
+func describe(err error) string {
+	var ee *engine.Error
+	switch {
+	case !errors.As(err, &ee):
+		return err.Error()
+	case ee.Op == ee.Kind.String():
+		return fmt.Sprintf("%s: %v", ee.Kind, ee.Err)
+	}
+	return fmt.Sprintf("%s during %s: %v", ee.Kind, ee.Op, ee.Err)
+}
+
+func (c *checker) run(ctx context.Context) error {
+	if !c.handshake(ctx) {
+		return ctx.Err()
+	}
+	known := c.games()
+	steps := []func(context.Context){c.ping}
+	if len(known) > 0 {
+		steps = append(steps, func(ctx context.Context) { c.isReady(ctx, known[0]) })
+	}
+	for _, name := range known {
+		rules, err := games.New(name, "", nil)
+		if err != nil {
+			return fmt.Errorf("conformance: %w", err)
+		}
+		steps = append(steps,
+			func(ctx context.Context) { c.playGame(ctx, rules, rules.FirstMover(), false) },
+			func(ctx context.Context) { c.playGame(ctx, rules, rules.FirstMover().Other(), true) },
+			func(ctx context.Context) { c.positionText(ctx, rules) },
+			func(ctx context.Context) { c.singleMove(ctx, rules) },
+			func(ctx context.Context) { c.restart(ctx, rules) })
+	}
+	if len(known) > 0 {
+		steps = append(steps, c.legalMoves, func(ctx context.Context) { c.setOption(ctx, known[0]) })
+	}
+	steps = append(steps, c.quit)
+	for _, step := range steps {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		step(ctx)
+	}
+	return ctx.Err()
+}
+
+// handshake starts the bot; it reports whether the other checks can run.
+func (c *checker) handshake(ctx context.Context) bool {
+	const name = "handshake"
+	began := time.Now()
+	e, err := c.engine(ctx)
+	if err != nil {
+		if canceled(ctx, err) {
+			return false
+		}
+		c.fail(name, began, "%s", describe(err))
+		c.skip("other checks", "they need a bot that completes the handshake")
+		return false
+	}
+	id := e.ID()
+	c.rep.ID = id
+	opts := "no options"
+	if len(id.Options) > 0 {
+		names := make([]string, len(id.Options))
+		for i, o := range id.Options {
+			names[i] = o.Name
+		}
+		opts = "options " + strings.Join(names, ", ")
+	}
+	legal := "does not request legal moves"
+	if id.LegalMoves {
+		legal = "requests legal moves"
+	}
+	c.pass(name, began, "name %q, author %q; games %s; %s; %s; readyok in %v",
+		id.Name, id.Author, strings.Join(id.Games, " "), opts, legal, time.Since(began).Round(time.Millisecond))
+	return true
+}
+
+// games checks the claimed games and returns the known ones.
+func (c *checker) games() []string {
+	const name = "games"
+	began := time.Now()
+	var known, unknown []string
+	for _, g := range c.rep.ID.Games {
+		if slices.Contains(games.Names(), g) {
+			known = append(known, g)
+		} else {
+			unknown = append(unknown, g)
+		}
+	}
+	switch {
+	case len(known) == 0:
+		c.fail(name, began, "claims no game the arena knows (claims %s; the arena plays %s)",
+			strings.Join(unknown, ", "), strings.Join(games.Names(), ", "))
+	case len(unknown) > 0:
+		c.pass(name, began, "plays %s (also claims %s, which the arena does not know and never offers)",
+			strings.Join(known, ", "), strings.Join(unknown, ", "))
+	default:
+		c.pass(name, began, "plays %s", strings.Join(known, ", "))
+	}
+	return known
+}
+
+func (c *checker) ping(ctx context.Context) {
+	const name = "ping"
+	began := time.Now()
+	e, err := c.engine(ctx)
+	if err == nil {
+		err = e.Ping(ctx, c.cfg.HandshakeTimeout)
+	}
+	if err != nil {
+		if !canceled(ctx, err) {
+			c.fail(name, began, "%s", describe(err))
+		}
+		c.broke(err)
+		return
+	}
+	c.pass(name, began, "answered with the same token in %v", time.Since(began).Round(10*time.Microsecond))
+}
+
+// isReady sends two newgames in a row, each followed by isready.
+func (c *checker) isReady(ctx context.Context, gameName string) {
+	const name = "isready"
+	began := time.Now()
+	rules, err := games.New(gameName, "", nil)
+	if err != nil {
+		c.fail(name, began, "%v", err)
+		return
+	}
+	e, err := c.engine(ctx)
+	for i := 0; err == nil && i < 2; i++ {
+		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: game.Color(i)})
+	}
+	if err != nil {
+		if !canceled(ctx, err) {
+			c.fail(name, began, "%s", describe(err))
+		}
+		c.broke(err)
+		return
+	}
+	c.pass(name, began, "readyok after the handshake and after two newgames in a row")
+}
+
+// clock is the time control of a check game.
+type clock struct {
+	fixed bool
+	left  [2]time.Duration
+	inc   time.Duration
+}
+
+func (c *checker) newClock(fixed bool) *clock {
+	if fixed {
+		return &clock{fixed: true}
+	}
+	base := 20 * c.cfg.MoveTime
+	return &clock{left: [2]time.Duration{base, base}, inc: c.cfg.MoveTime / 2}
+}
+
+// request returns the protocol clock for side's move and the time it has.
+func (k *clock) request(side game.Color, moveTime time.Duration) (protocol.Clock, time.Duration) {
+	if k.fixed {
+		return protocol.Clock{MoveTime: moveTime}, moveTime
+	}
+	return protocol.Clock{
+		WTime: k.left[game.White], BTime: k.left[game.Black],
+		WInc: k.inc, BInc: k.inc,
+	}, k.left[side]
+}
+
+// spent charges side for a move that took d.
+func (k *clock) spent(side game.Color, d time.Duration) {
+	if !k.fixed {
+		k.left[side] = max(k.left[side]-d, 0) + k.inc
+	}
+}
+
+// askMove asks e for a move in the position start+moves (st is that
+// position, the bot's turn) and referees the answer. It returns the move
+// played on st, or an error that says what was wrong.
+func (c *checker) askMove(ctx context.Context, e *engine.Engine, st game.State, startText string,
+	moves []string, k *clock) (game.Move, error) {
+	side := st.Turn()
+	pc, allowed := k.request(side, c.cfg.MoveTime)
+	req := engine.MoveRequest{StartText: startText, Moves: moves, Clock: pc,
+		Deadline: time.Now().Add(allowed + c.cfg.Margin)}
+	var legal []string
+	if e.WantsLegalMoves() {
+		for _, m := range st.LegalMoves(nil) {
+			legal = append(legal, m.String())
+		}
+		c.rng.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
+		req.Legal = legal
+		c.legalSent++
+	}
+	reply, err := e.Move(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	k.spent(side, reply.Elapsed)
+	if reply.Elapsed > allowed+c.cfg.Margin {
+		return nil, fmt.Errorf("took %v to answer, allowed %v plus a margin of %v",
+			reply.Elapsed.Round(time.Millisecond), allowed, c.cfg.Margin)
+	}
+	m, err := st.ParseMove(reply.Move)
+	if err == nil {
+		err = st.Play(m)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("move %q (%s to move in %s): %w", reply.Move, side, st.Text(), err)
+	}
+	if legal != nil {
+		c.legalAnswered++
+	}
+	if s := m.String(); s != reply.Move && len(c.nonCanonical) < 3 {
+		c.nonCanonical = append(c.nonCanonical, fmt.Sprintf("%q for %q", reply.Move, s))
+	}
+	return m, nil
+}
+
+// gameFailed reports a failed game check: the engine error or the illegal
+// move, at which ply.
+func (c *checker) gameFailed(ctx context.Context, name string, began time.Time, ply int, err error) {
+	if canceled(ctx, err) {
+		c.broke(err)
+		return
+	}
+	c.fail(name, began, "ply %d: %s", ply+1, describe(err))
+	c.broke(err)
+}
+
+// playGame plays one check game with the bot as color against the arena's
+// random moves. secondGame names it as the newgame that follows a
+// gameover on the same process; it uses the clock, the first the fixed
+// move time.
+func (c *checker) playGame(ctx context.Context, rules game.Rules, color game.Color, secondGame bool) {
+	name := fmt.Sprintf("%s: game as %s, go movetime", rules.Game(), color)
+	if secondGame {
+		name = fmt.Sprintf("%s: newgame after gameover, as %s, go wtime btime", rules.Game(), color)
+	}
+	began := time.Now()
+	fresh := c.eng == nil
+	e, err := c.engine(ctx)
+	if err == nil {
+		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: color})
+	}
+	if err != nil {
+		c.gameFailed(ctx, name, began, 0, err)
+		return
+	}
+	st := rules.Start()
+	k := c.newClock(!secondGame)
+	var moves []string
+	botMoves := 0
+	for !st.Outcome().Over() && (rules.Game() == "cheversi" || st.Ply() < c.cfg.MaxPlies) {
+		var m game.Move
+		if st.Turn() == color {
+			m, err = c.askMove(ctx, e, st, "", moves, k)
+			if err != nil {
+				c.gameFailed(ctx, name, began, st.Ply(), err)
+				return
+			}
+			botMoves++
+		} else {
+			legal := st.LegalMoves(nil)
+			m = legal[c.rng.IntN(len(legal))]
+			if err := st.Play(m); err != nil {
+				c.fail(name, began, "the arena's own move %v: %v", m, err)
+				return
+			}
+		}
+		moves = append(moves, m.String())
+	}
+	out := st.Outcome()
+	result, reason := out.Result, out.Reason
+	if !out.Over() {
+		result, reason = game.Ongoing, "unfinished"
+	}
+	if err := e.GameOver(ctx, result, reason); err != nil {
+		c.gameFailed(ctx, name, began, st.Ply(), err)
+		return
+	}
+	note := ""
+	if secondGame && fresh {
+		note = " (on a fresh process: the previous check stopped the bot)"
+	}
+	c.pass(name, began, "%d plies, %d moves by the bot, all legal; gameover result %s reason %s%s",
+		st.Ply(), botMoves, result, reason, note)
+}
+
+// randomLine returns a random line of plies legal moves from the start
+// that does not end the game, or nil if none was found.
+func (c *checker) randomLine(rules game.Rules, plies int, accept func(game.State) bool) (game.State, []string) {
+	for range 200 {
+		st := rules.Start()
+		var line []string
+		for len(line) < plies && !st.Outcome().Over() {
+			legal := st.LegalMoves(nil)
+			m := legal[c.rng.IntN(len(legal))]
+			if err := st.Play(m); err != nil {
+				return nil, nil
+			}
+			line = append(line, m.String())
+		}
+		if len(line) == plies && !st.Outcome().Over() && (accept == nil || accept(st)) {
+			return st, line
+		}
+	}
+	return nil, nil
+}
+
+// midPlies returns how deep into a game the position checks go.
+func midPlies(rules game.Rules) int {
+	if rules.Game() == "cheversi" {
+		return 7
+	}
+	return 15
+}
+
+// positionText asks for a move in a position given as a position text
+// followed by moves.
+func (c *checker) positionText(ctx context.Context, rules game.Rules) {
+	name := rules.Game() + ": position text + moves"
+	began := time.Now()
+	base, line := c.randomLine(rules, midPlies(rules), nil)
+	if base == nil {
+		c.skip(name, "no position found")
+		return
+	}
+	// The text of the position two plies before, then those two moves.
+	text := ""
+	pre := rules.Start()
+	for _, mv := range line[:len(line)-2] {
+		m, err := pre.ParseMove(mv)
+		if err == nil {
+			err = pre.Play(m)
+		}
+		if err != nil {
+			c.fail(name, began, "the arena's own line: %v", err)
+			return
+		}
+	}
+	text = pre.Text()
+	st, err := rules.ParseState(text)
+	if err != nil {
+		c.fail(name, began, "the arena's own position text %q: %v", text, err)
+		return
+	}
+	tail := line[len(line)-2:]
+	for _, mv := range tail {
+		m, err := st.ParseMove(mv)
+		if err == nil {
+			err = st.Play(m)
+		}
+		if err != nil {
+			c.fail(name, began, "the arena's own line: %v", err)
+			return
+		}
+	}
+	e, err := c.engine(ctx)
+	if err == nil {
+		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
+	}
+	if err != nil {
+		c.gameFailed(ctx, name, began, st.Ply(), err)
+		return
+	}
+	m, err := c.askMove(ctx, e, st, text, tail, c.newClock(true))
+	if err != nil {
+		c.gameFailed(ctx, name, began, st.Ply(), err)
+		return
+	}
+	if err := e.GameOver(ctx, game.Ongoing, "unfinished"); err != nil {
+		c.gameFailed(ctx, name, began, st.Ply(), err)
+		return
+	}
+	c.pass(name, began, "position text %s moves %s: played %v", text, strings.Join(tail, " "), m)
+}
+
+// singleMove asks for a move in a position with exactly one legal move.
+func (c *checker) singleMove(ctx context.Context, rules game.Rules) {
+	name := rules.Game() + ": single legal move"
+	began := time.Now()
+	var st game.State
+	var line []string
+	for plies := 1; plies < 60 && st == nil; plies++ {
+		st, line = c.randomLine(rules, plies, func(s game.State) bool { return len(s.LegalMoves(nil)) == 1 })
+	}
+	if st == nil {
+		c.skip(name, "no such position found in random games")
+		return
+	}
+	e, err := c.engine(ctx)
+	if err == nil {
+		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
+	}
+	if err != nil {
+		c.gameFailed(ctx, name, began, st.Ply(), err)
+		return
+	}
+	m, err := c.askMove(ctx, e, st, "", line, c.newClock(true))
+	if err != nil {
+		c.gameFailed(ctx, name, began, st.Ply(), err)
+		return
+	}
+	if err := e.GameOver(ctx, game.Ongoing, "unfinished"); err != nil {
+		c.gameFailed(ctx, name, began, st.Ply(), err)
+		return
+	}
+	c.pass(name, began, "after %d plies: played the only move, %v", len(line), m)
+}
+
+// restart starts a fresh process and asks it for a move in the middle of a
+// game, then for a move in a position from another game.
+func (c *checker) restart(ctx context.Context, rules game.Rules) {
+	name := rules.Game() + ": fresh process mid-game, then an unrelated position"
+	began := time.Now()
+	st1, line1 := c.randomLine(rules, midPlies(rules), nil)
+	st2, line2 := c.randomLine(rules, midPlies(rules)+1, nil)
+	if st1 == nil || st2 == nil {
+		c.skip(name, "no position found")
+		return
+	}
+	e, err := engine.Start(ctx, c.spec(nil))
+	if err != nil {
+		if !canceled(ctx, err) {
+			c.fail(name, began, "restart: %s", describe(err))
+		}
+		return
+	}
+	defer e.Close()
+	err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st1.Turn()})
+	if err != nil {
+		c.gameFailed(ctx, name, began, 0, err)
+		return
+	}
+	m1, err := c.askMove(ctx, e, st1, "", line1, c.newClock(true))
+	if err != nil {
+		c.gameFailed(ctx, name, began, st1.Ply(), err)
+		return
+	}
+	// The same game, as far as the bot knows, but another line: a bot
+	// must trust position over its memory.
+	if st2.Turn() != st1.Turn() {
+		if err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st2.Turn()}); err != nil {
+			c.gameFailed(ctx, name, began, 0, err)
+			return
+		}
+	}
+	m2, err := c.askMove(ctx, e, st2, "", line2, c.newClock(true))
+	if err != nil {
+		c.gameFailed(ctx, name, began, st2.Ply(), err)
+		return
+	}
+	c.pass(name, began, "after %d plies played %v; then after %d plies of another line played %v",
+		len(line1), m1, len(line2), m2)
+}
+
+// legalMoves sums up the legal-move lists sent.
+func (c *checker) legalMoves(context.Context) {
+	const name = "legalmoves"
+	began := time.Now()
+	switch {
+	case !c.rep.ID.LegalMoves:
+		c.skip(name, "the bot does not request legal-move lists")
+	case c.legalSent == 0:
+		c.skip(name, "no move request reached the bot")
+	default:
+		c.pass(name, began, "%d move requests carried a shuffled legal-move list; %d answers were on it",
+			c.legalSent, c.legalAnswered)
+	}
+	if len(c.nonCanonical) > 0 {
+		c.record(Result{Name: "notation", Status: Pass,
+			Detail: "accepted, but not in canonical notation: " + strings.Join(c.nonCanonical, ", ")})
+	}
+}
+
+// setOption starts a fresh process with every declared option set to its
+// default and asks it for a move.
+func (c *checker) setOption(ctx context.Context, gameName string) {
+	const name = "setoption"
+	began := time.Now()
+	if len(c.rep.ID.Options) == 0 {
+		c.skip(name, "the bot declares no options")
+		return
+	}
+	opts := map[string]string{}
+	var set []string
+	for _, o := range c.rep.ID.Options {
+		opts[o.Name] = o.Default
+		set = append(set, o.Name+"="+o.Default)
+	}
+	e, err := engine.Start(ctx, c.spec(opts))
+	if err != nil {
+		if !canceled(ctx, err) {
+			c.fail(name, began, "setting %s: %s", strings.Join(set, ", "), describe(err))
+		}
+		return
+	}
+	defer e.Close()
+	rules, err := games.New(gameName, "", nil)
+	if err == nil {
+		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: rules.FirstMover()})
+	}
+	if err != nil {
+		c.gameFailed(ctx, name, began, 0, err)
+		return
+	}
+	m, err := c.askMove(ctx, e, rules.Start(), "", nil, c.newClock(true))
+	if err != nil {
+		c.gameFailed(ctx, name, began, 0, err)
+		return
+	}
+	c.pass(name, began, "set %s; readyok, then played %v", strings.Join(set, ", "), m)
+}
+
+// quit checks that the shared process exits by itself after quit.
+func (c *checker) quit(ctx context.Context) {
+	const name = "quit"
+	e, err := c.engine(ctx)
+	if err != nil {
+		if !canceled(ctx, err) {
+			c.fail(name, time.Now(), "restart: %s", describe(err))
+		}
+		return
+	}
+	began := time.Now()
+	err = e.Close()
+	c.eng = nil
+	took := time.Since(began)
+	switch {
+	case took >= c.cfg.QuitGrace:
+		c.fail(name, began, "still running %v after quit and the end of its input; killed", c.cfg.QuitGrace)
+	case err != nil:
+		c.fail(name, began, "%s", describe(err))
+	default:
+		c.pass(name, began, "exited %v after quit", took.Round(time.Millisecond))
+	}
+}

@@ -1,0 +1,258 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func run(t *testing.T, cfg Config) *Report {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var lines []string
+	rep, err := Run(ctx, cfg, func(r Result) { lines = append(lines, r.String()) })
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(lines) != len(rep.Results) {
+		t.Errorf("progress saw %d results, the report holds %d", len(lines), len(rep.Results))
+	}
+	return rep
+}
+
+// wantChecks are the checks a bot playing both games and declaring options
+// goes through.
+var wantChecks = []string{
+	"handshake", "games", "ping", "isready",
+	"cheversi: game as white, go movetime",
+	"cheversi: newgame after gameover, as black, go wtime btime",
+	"cheversi: position text + moves",
+	"cheversi: single legal move",
+	"cheversi: fresh process mid-game, then an unrelated position",
+	"checkers: game as black, go movetime",
+	"checkers: newgame after gameover, as white, go wtime btime",
+	"checkers: position text + moves",
+	"checkers: single legal move",
+	"checkers: fresh process mid-game, then an unrelated position",
+	"legalmoves", "setoption", "quit",
+}
+
+func TestGoodBots(t *testing.T) {
+	bots := []struct {
+		name  string
+		cfg   Config
+		legal bool // requests legal moves
+	}{
+		{"random", fake("builtin:random"), false},
+		{"greedy", fake("builtin:greedy"), false},
+		{"alphabeta", fake("builtin:alphabeta"), false},
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		script, err := filepath.Abs(filepath.Join("..", "python", "bot.py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := fake("python")
+		cfg.Command, cfg.Args, cfg.Env = py, []string{script}, nil
+		bots = append(bots, struct {
+			name  string
+			cfg   Config
+			legal bool
+		}{"python", cfg, true})
+	} else {
+		t.Log("python3 not found: the Python bot is not checked")
+	}
+	for _, b := range bots {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			rep := run(t, b.cfg)
+			for _, r := range rep.Results {
+				if r.Status == Fail {
+					t.Errorf("%v", r)
+				}
+			}
+			for _, name := range wantChecks {
+				r, ok := rep.Result(name)
+				want := Pass
+				if name == "legalmoves" && !b.legal {
+					want = Skip
+				}
+				if !ok || r.Status != want {
+					t.Errorf("check %q: %v (found %v), want %v", name, r, ok, want)
+				}
+			}
+			if !rep.Passed() || rep.Count(Fail) != 0 {
+				t.Errorf("Passed() = %v with %d failures", rep.Passed(), rep.Count(Fail))
+			}
+		})
+	}
+}
+
+// TestBadBots runs the checks on bots that misbehave in one way each: the
+// check that meets the misbehaviour must fail and say why.
+func TestBadBots(t *testing.T) {
+	tests := []struct {
+		mode  string
+		check string   // the first failing check
+		why   []string // in its detail
+	}{
+		{modeCrash, "cheversi: game as white, go movetime", []string{"crash", "exit status 3"}},
+		{modeSilent, "cheversi: game as white, go movetime", []string{"timeout", "no move within"}},
+		{modeGarbage, "cheversi: game as white, go movetime", []string{"protocol violation", "UTF-8"}},
+		{modeIllegal, "cheversi: game as white, go movetime", []string{"illegal move", `"Q@a1"`, "king"}},
+		{modeWrongSide, "checkers: game as black, go movetime", []string{"illegal move", "black to move"}},
+		{modeIgnoreQuit, "quit", []string{"still running", "killed"}},
+		{modeNoGames, "handshake", []string{"declares no games"}},
+		{modeUnknownGame, "games", []string{"no game the arena knows", "chess"}},
+		{modeNoPong, "ping", []string{"timeout", "pong"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
+			rep := run(t, fake(tt.mode))
+			if rep.Passed() {
+				t.Fatalf("Passed() = true; results %v", rep.Results)
+			}
+			var first *Result
+			for i, r := range rep.Results {
+				if r.Status == Fail {
+					first = &rep.Results[i]
+					break
+				}
+			}
+			if first.Name != tt.check {
+				t.Errorf("first failure %v, want check %q", *first, tt.check)
+			}
+			for _, w := range tt.why {
+				if !strings.Contains(first.Detail, w) {
+					t.Errorf("failure %q does not say %q", first.Detail, w)
+				}
+			}
+		})
+	}
+}
+
+// TestFailureThenRecovery checks that a failed game does not stop the
+// rest: the bot that crashes on every move fails each game check but the
+// checks that need no move (ping, isready, quit) still pass, each on a
+// fresh process when needed.
+func TestFailureThenRecovery(t *testing.T) {
+	rep := run(t, fake(modeCrash))
+	for _, name := range []string{"handshake", "ping", "isready", "quit"} {
+		if r, ok := rep.Result(name); !ok || r.Status != Pass {
+			t.Errorf("check %q: %v, want a pass", name, r)
+		}
+	}
+	for _, name := range wantChecks[4:14] {
+		if r, ok := rep.Result(name); !ok || r.Status != Fail {
+			t.Errorf("check %q: %v, want a failure", name, r)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	if _, err := Run(context.Background(), Config{}, nil); !errors.Is(err, ErrNoCommand) {
+		t.Errorf("Run(no command) error = %v, want ErrNoCommand", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep, err := Run(ctx, fake("builtin:random"), nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Run(canceled) error = %v, want context.Canceled", err)
+	}
+	if rep == nil || rep.Count(Fail) != 0 {
+		t.Errorf("Run(canceled) report %v, want no failures", rep)
+	}
+	rep = run(t, Config{Command: filepath.Join(t.TempDir(), "no-such-bot")})
+	if r, _ := rep.Result("handshake"); r.Status != Fail || !strings.Contains(r.Detail, "start") {
+		t.Errorf("missing command: handshake %v, want a start failure", r)
+	}
+}
+
+func TestReport(t *testing.T) {
+	rep := &Report{Results: []Result{
+		{Name: "a", Status: Pass}, {Name: "b", Status: Skip}, {Name: "c", Status: Pass},
+	}}
+	if !rep.Passed() || rep.Count(Pass) != 2 || rep.Count(Skip) != 1 || rep.Count(Fail) != 0 {
+		t.Errorf("report %v: Passed %v, counts %d %d %d", rep.Results, rep.Passed(), rep.Count(Pass), rep.Count(Fail), rep.Count(Skip))
+	}
+	rep.Results = append(rep.Results, Result{Name: "d", Status: Fail, Detail: "why"})
+	if rep.Passed() {
+		t.Error("Passed() with a failure")
+	}
+	if r, ok := rep.Result("d"); !ok || r.String() != "FAIL d: why" {
+		t.Errorf("Result(d) = %q, %v", r, ok)
+	}
+	if _, ok := rep.Result("e"); ok {
+		t.Error("Result(e) found")
+	}
+	for s, want := range map[Status]string{Pass: "PASS", Fail: "FAIL", Skip: "SKIP", Status(9): "Status(9)"} {
+		if s.String() != want {
+			t.Errorf("Status(%d).String() = %q, want %q", int(s), s.String(), want)
+		}
+	}
+}
+
+// TestCommand runs the arena binary itself: "arena check -- arena bot
+// NAME" must pass for every built-in bot and exit 0, and fail with exit
+// status 1 on a bot that does not start.
+func TestCommand(t *testing.T) {
+	arena := arenaBinary(t)
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		out    []string
+	}{
+		{"random", []string{"check", "--movetime", "50ms", "--", arena, "bot", "random", "--seed", "3"}, 0,
+			[]string{"PASS  handshake", "PASS  quit", "0 failed"}},
+		{"greedy", []string{"check", "--movetime", "50ms", "--", arena, "bot", "greedy"}, 0,
+			[]string{"PASS  checkers: game as black", "0 failed"}},
+		{"alphabeta", []string{"check", "--movetime", "50ms", "--", arena, "bot", "alphabeta", "--hash", "4"}, 0,
+			[]string{"PASS  setoption: set Depth=0, MoveTime=0, Hash=4, Overhead=10", "0 failed"}},
+		{"bad bot", []string{"check", "--movetime", "50ms", "--", arena, "bot", "oracle"}, 1,
+			[]string{"FAIL  handshake", "1 failed"}},
+		{"no command", []string{"check"}, 2, nil},
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		tests = append(tests, struct {
+			name   string
+			args   []string
+			status int
+			out    []string
+		}{"python", []string{"check", "--movetime", "50ms", "--", py, filepath.Join("..", "python", "bot.py")}, 0,
+			[]string{"PASS  legalmoves", "0 failed"}})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			var out, errb bytes.Buffer
+			cmd := exec.CommandContext(ctx, arena, tt.args...)
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			err := cmd.Run()
+			status := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				status = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if status != tt.status {
+				t.Errorf("arena %s: exit status %d, want %d\n%s%s", strings.Join(tt.args, " "), status, tt.status, out.String(), errb.String())
+			}
+			for _, w := range tt.out {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("arena %s: output lacks %q:\n%s", strings.Join(tt.args, " "), w, out.String())
+				}
+			}
+		})
+	}
+}

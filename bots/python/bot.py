@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""A bot for the arena in plain Python 3 (standard library only).
+
+It asks the arena for the list of legal moves before every move request
+("request legalmoves"), so it needs no rules engine: it plays one of the
+listed moves. The choice is random, with one simple preference: in
+checkers it takes the longest capture on offer (a capture lists every
+landing square, so the longest text jumps the most pieces); in Cheversi
+it prefers the pieces that attack the most squares (Q, then R, B, N, K).
+
+The protocol is described in protocol/PROTOCOL.md. Standard output carries
+the protocol; notes go to standard error, which the arena keeps in a log.
+"""
+
+import random
+import sys
+
+NAME = "python-random"
+AUTHOR = "arena examples"
+GAMES = ("cheversi", "checkers")
+
+# Cheversi piece letters, most attacking first.
+PIECE_ORDER = "QRBNK"
+
+
+def send(line):
+    """Writes one protocol line and flushes it at once."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def note(text):
+    """Writes a note to standard error (the arena's log of this bot)."""
+    sys.stderr.write("python bot: " + text + "\n")
+    sys.stderr.flush()
+
+
+def rank(move, game):
+    """Returns a sort key for a legal move: greater is preferred."""
+    if game == "checkers":
+        return move.count("x")
+    if "@" in move and move[0] in PIECE_ORDER:
+        return len(PIECE_ORDER) - PIECE_ORDER.index(move[0])
+    return 0
+
+
+def choose(legal, game, rng):
+    """Picks a random move among the preferred legal moves."""
+    best = max(rank(m, game) for m in legal)
+    return rng.choice([m for m in legal if rank(m, game) == best])
+
+
+def main():
+    rng = random.Random(0)
+    game = ""
+    legal = []
+    for raw in sys.stdin:
+        words = raw.split()
+        if not words:
+            continue
+        cmd, args = words[0], words[1:]
+        if cmd == "arena":
+            if args != ["1"]:
+                note("unsupported protocol version: " + " ".join(args))
+                return 1
+            send("id name " + NAME)
+            send("id author " + AUTHOR)
+            send("option name Seed type spin default 0 min 0 max 2147483647")
+            send("games " + " ".join(GAMES))
+            send("request legalmoves")
+            send("arenaok")
+        elif cmd == "setoption":
+            # setoption name <name> value <value>
+            if len(args) >= 4 and args[0] == "name" and args[1] == "Seed" and args[2] == "value":
+                try:
+                    rng.seed(int(args[3]))
+                except ValueError:
+                    note("bad Seed value: " + args[3])
+        elif cmd == "isready":
+            send("readyok")
+        elif cmd == "ping":
+            # Answer with the same token, if there was one.
+            send(" ".join(["pong"] + args[:1]))
+        elif cmd == "newgame":
+            # newgame game <game> preset ... rules ... color ...
+            if "game" in args and args.index("game") + 1 < len(args):
+                game = args[args.index("game") + 1]
+        elif cmd == "position":
+            legal = []
+        elif cmd == "legalmoves":
+            legal = args
+        elif cmd == "go":
+            if not legal:
+                note("go without a legal-move list; cannot move")
+                return 1
+            send("move " + choose(legal, game, rng))
+            legal = []
+        elif cmd == "quit":
+            return 0
+        # gameover and anything unknown: nothing to do.
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

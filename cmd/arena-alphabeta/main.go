@@ -1,0 +1,8 @@
+// Command arena-alphabeta runs the arena's built-in "alphabeta" bot on standard input
+// and output, for tools that start bots as ordinary commands; "arena bot
+// alphabeta" does the same. Run it with -h for its flags.
+package main
+
+import "github.com/arena-games/arena/bots/builtin"
+
+func main() { builtin.Main(builtin.NameAlphaBeta) }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/arena-games/arena/bots/builtin"
+)
+
+func init() {
+	register(command{
+		name:    "bot",
+		summary: "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") on stdin/stdout",
+		run:     runBot,
+	})
+}
+
+// runBot runs "arena bot NAME [flags]": the named built-in bot speaking the
+// arena protocol on standard input and output, its notes on standard error.
+func runBot(ctx context.Context, args []string) error {
+	names := strings.Join(builtin.Names(), ", ")
+	if len(args) == 0 {
+		return usagef("usage: arena bot NAME [flags], with NAME one of %s", names)
+	}
+	name := args[0]
+	if name == "-h" || name == "-help" || name == "--help" {
+		fmt.Fprintf(os.Stdout, "usage: arena bot NAME [flags]\n\nNAME is one of %s; \"arena bot NAME -h\" lists its flags.\n", names)
+		return flag.ErrHelp
+	}
+	if !slices.Contains(builtin.Names(), name) {
+		return usagef("unknown bot %q (want one of %s)", name, names)
+	}
+	o := builtin.DefaultOptions()
+	fs := newFlagSet("bot "+name, "[flags]")
+	o.AddFlags(fs, name)
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if err := o.Validate(); err != nil {
+		return usageError{err}
+	}
+	err := builtin.Run(ctx, name, o, os.Stdin, os.Stdout, os.Stderr)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/arena-games/arena/bots/conformance"
+)
+
+func init() {
+	register(command{
+		name:    "check",
+		summary: "check that a bot follows the protocol and the rules",
+		run:     runCheck,
+	})
+}
+
+// runCheck runs "arena check [flags] -- CMD [ARGS...]": the conformance
+// checks of package conformance, one PASS/FAIL/SKIP line each, and exit
+// status 1 when any check fails.
+func runCheck(ctx context.Context, args []string) error {
+	return check(ctx, args, os.Stdout)
+}
+
+func check(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlagSet("check", "[flags] -- CMD [ARGS...]")
+	moveTime := fs.Duration("movetime", conformance.DefaultMoveTime, "the bot's time per move in the check games")
+	margin := fs.Duration("margin", conformance.DefaultMargin, "latency allowed beyond each time limit")
+	timeout := fs.Duration("timeout", 10*time.Second, "time allowed for the handshake and each readyok")
+	grace := fs.Duration("quit-grace", conformance.DefaultQuitGrace, "time the bot has to exit after quit")
+	plies := fs.Int("plies", conformance.DefaultMaxPlies, "length of the checkers check games, in plies")
+	seed := fs.Uint64("seed", 1, "seed of the arena's own moves and positions")
+	logPath := fs.String("log", "", "append the bot's standard error to this `file` (default: discard it)")
+	dir := fs.String("dir", "", "the bot's working `directory` (default: the current one)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("no bot command: arena check [flags] -- CMD [ARGS...]")
+	}
+	switch {
+	case *moveTime <= 0:
+		return usagef("--movetime must be positive")
+	case *margin < 0, *timeout <= 0, *grace <= 0:
+		return usagef("--margin, --timeout and --quit-grace must be positive")
+	case *plies <= 0:
+		return usagef("--plies must be positive")
+	}
+	cfg := conformance.Config{
+		Command:          fs.Arg(0),
+		Args:             fs.Args()[1:],
+		Dir:              *dir,
+		StderrPath:       *logPath,
+		MoveTime:         *moveTime,
+		Margin:           *margin,
+		HandshakeTimeout: *timeout,
+		QuitGrace:        *grace,
+		MaxPlies:         *plies,
+		Seed:             *seed,
+	}
+	fmt.Fprintf(stdout, "checking %s\n", strings.Join(fs.Args(), " "))
+	rep, err := conformance.Run(ctx, cfg, func(r conformance.Result) {
+		fmt.Fprintf(stdout, "%s  %s: %s\n", r.Status, r.Name, r.Detail)
+	})
+	if err != nil {
+		return err
+	}
+	pass, fail, skip := rep.Count(conformance.Pass), rep.Count(conformance.Fail), rep.Count(conformance.Skip)
+	fmt.Fprintf(stdout, "%d checks: %d passed, %d failed, %d skipped\n", pass+fail+skip, pass, fail, skip)
+	if !rep.Passed() {
+		return exitError{code: 1}
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/reports"
+)
+
+func init() {
+	register(command{
+		name:    "run",
+		summary: "play (or resume) a tournament described by a TOML configuration",
+		run: func(ctx context.Context, args []string) error {
+			return runTournament(ctx, args, os.Stdout, os.Stderr)
+		},
+	})
+}
+
+func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--quiet] CONFIG.toml")
+	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME)")
+	concurrency := fs.Int("concurrency", 0, "games played at a time (default: the configuration's, or the number of CPUs)")
+	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
+	path, err := parseInterspersed(fs, args, "configuration file")
+	if err != nil {
+		return err
+	}
+	if *concurrency < 0 {
+		return usagef("--concurrency must be at least 1")
+	}
+
+	cfg, err := tournament.Load(path)
+	if err != nil {
+		return err
+	}
+	if *concurrency > 0 {
+		cfg.Concurrency = *concurrency
+	}
+
+	// main cancels ctx on the first SIGINT/SIGTERM; the second one exits at
+	// once. Bots die with the arena (they are started with a parent-death
+	// signal), so none survives the hard exit.
+	stop := hardExitOnSecondSignal(stderr)
+	defer stop()
+
+	opts := tournament.Options{Out: *out}
+	if !*quiet {
+		opts.Progress = stderr
+		if f, ok := stderr.(*os.File); ok {
+			opts.Terminal = isTerminal(f)
+		}
+	}
+	sum, err := tournament.Run(ctx, cfg, opts)
+	if sum == nil {
+		return err
+	}
+	return finishRun(stdout, stderr, path, *out, sum, err)
+}
+
+// finishRun writes the reports, prints the standings and the rating
+// summary, and says how to resume an interrupted tournament. runErr is
+// Run's error; it is returned (after the reports are written) so that main
+// picks the exit status.
+func finishRun(stdout, stderr io.Writer, configPath, outFlag string, sum *tournament.Summary, runErr error) error {
+	if sum.Played == 0 && sum.Complete && runErr == nil {
+		fmt.Fprintf(stderr, "%s: the tournament is complete (%d games); results in %s\n", sum.Manifest.Name, sum.Total, sum.Dir)
+	}
+	if sum.Played > 0 {
+		secs := sum.Elapsed.Seconds()
+		fmt.Fprintf(stderr, "played %d games (%d plies) in %v: %.1f games/s, %.0f plies/s\n",
+			sum.Played, sum.Plies, sum.Elapsed.Round(10*time.Millisecond), float64(sum.Played)/secs, float64(sum.Plies)/secs)
+	}
+	if err := printReports(stdout, sum.Dir); err != nil {
+		return errors.Join(runErr, err)
+	}
+	fmt.Fprintf(stderr, "journal, games and reports are in %s\n", sum.Dir)
+	if !sum.Complete && errors.Is(runErr, context.Canceled) {
+		resume := "arena run " + shellQuote(configPath)
+		if outFlag != "" {
+			resume = "arena run --out " + shellQuote(outFlag) + " " + shellQuote(configPath)
+		}
+		fmt.Fprintf(stderr, "stopped with %d of %d games recorded; to play the rest, run again:\n  %s\n", sum.Recorded, sum.Total, resume)
+	}
+	return runErr
+}
+
+// printReports rebuilds the reports of an output directory from its
+// journal and prints the standings and the rating summary.
+func printReports(w io.Writer, dir string) error {
+	m, recs, err := tournament.LoadDir(dir)
+	if err != nil {
+		return err
+	}
+	a, err := tournament.WriteReports(dir, m, recs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s: %d of %d games\n", m.Name, len(recs), m.Games)
+	if err := tournament.WriteStandings(w, tournament.Standings(recs, m.Bots)); err != nil {
+		return err
+	}
+	if a != nil {
+		fmt.Fprintln(w)
+		if err := reports.WriteTerminal(w, reports.Meta{}, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseInterspersed parses flags given before or after the one positional
+// argument (what names it in errors) and returns that argument.
+func parseInterspersed(fs *flag.FlagSet, args []string, what string) (string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return "", err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	switch len(pos) {
+	case 0:
+		return "", usagef("missing %s", what)
+	case 1:
+		return pos[0], nil
+	}
+	return "", usagef("unexpected argument %q (one %s only)", pos[1], what)
+}
+
+// hardExitOnSecondSignal exits the process with status 130 on the second
+// SIGINT or SIGTERM, after telling the user on the first one what is going
+// on. The returned function stops watching.
+func hardExitOnSecondSignal(w io.Writer) (stop func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { // exits when stop is called (or the process does)
+		n := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-sigs:
+				n++
+				if n >= 2 {
+					fmt.Fprintln(w, "\narena: second signal: exiting now")
+					os.Exit(130)
+				}
+				fmt.Fprintln(w, "\narena: stopping: games in flight are abandoned and will be replayed on resume (signal again to exit at once)")
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

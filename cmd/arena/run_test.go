@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+func TestShellQuote(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"configs/quickstart.toml", "configs/quickstart.toml"},
+		{"my dir/t.toml", "'my dir/t.toml'"},
+		{"it's", `'it'\''s'`},
+		{"", "''"},
+	} {
+		if got := shellQuote(c.in); got != c.want {
+			t.Errorf("shellQuote(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestParseInterspersed(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		want    string
+		out     string
+		wantErr bool
+	}{
+		{[]string{"t.toml"}, "t.toml", "", false},
+		{[]string{"--out", "o", "t.toml"}, "t.toml", "o", false},
+		{[]string{"t.toml", "--out", "o"}, "t.toml", "o", false},
+		{[]string{}, "", "", true},
+		{[]string{"a.toml", "b.toml"}, "", "", true},
+		{[]string{"--bogus", "t.toml"}, "", "", true},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		out := fs.String("out", "", "")
+		got, err := parseInterspersed(fs, c.args, "configuration file")
+		if (err != nil) != c.wantErr || got != c.want || *out != c.out {
+			t.Errorf("parseInterspersed(%q) = %q, %v (out %q); want %q, error %v (out %q)", c.args, got, err, *out, c.want, c.wantErr, c.out)
+		}
+	}
+}
+
+func TestRunRejectsBadConfig(t *testing.T) {
+	path := writeTemp(t, "bad.toml", "[game]\nname = \"cheversi\"\nspeed = 3\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "--out", filepath.Join(t.TempDir(), "out"), path}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	for _, want := range []string{"bad.toml:3: game.speed: unknown key", `bad.toml:8: bots[1].name: duplicate bot name "a"`} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q does not contain %q", stderr.String(), want)
+		}
+	}
+	if code := run([]string{"run"}, &stdout, &stderr); code != 2 {
+		t.Errorf("run without a configuration: exit status %d, want 2", code)
+	}
+}
+
+// TestReportRebuildsFiles lays out a tournament directory by hand (as Run
+// leaves it) and checks that `arena report` rebuilds every report file.
+func TestReportRebuildsFiles(t *testing.T) {
+	cfg, err := tournament.Parse([]byte("name = \"hand\"\n[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"greedy\"\n"), "hand.toml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	openings, err := tournament.LoadOpenings(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := tournament.NewManifest(cfg, sched).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range sched.Games {
+		rec := playFirstMoves(t, cfg.Rules, g)
+		if err := tournament.Verify(&rec); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Append(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+
+	var stdout, stderr bytes.Buffer
+	if err := runReport(context.Background(), []string{dir}, &stdout, &stderr); err != nil {
+		t.Fatalf("arena report: %v", err)
+	}
+	if !strings.Contains(stdout.String(), "hand: 2 of 2 games") {
+		t.Errorf("stdout does not report the games:\n%s", stdout.String())
+	}
+	for _, f := range []string{"standings.txt", "games.pgn", "report.html", "report.md", "report.json", "standings.csv"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	pgn, _ := os.ReadFile(filepath.Join(dir, "games.pgn"))
+	if strings.Count(string(pgn), "[Event \"hand\"]") != 2 {
+		t.Errorf("games.pgn does not hold the 2 games:\n%s", pgn)
+	}
+	if err := runReport(context.Background(), []string{t.TempDir()}, &stdout, &stderr); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("arena report on an empty directory: %v, want a missing manifest", err)
+	}
+}
+
+// playFirstMoves plays a scheduled game with the first legal move every
+// ply and returns its record.
+func playFirstMoves(t *testing.T, rules game.Rules, g tournament.Scheduled) tournament.Record {
+	t.Helper()
+	var settings []tournament.Setting
+	for _, s := range rules.Settings() {
+		settings = append(settings, tournament.Setting{Key: s.Key, Value: s.Value})
+	}
+	rec := tournament.Record{
+		ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rules.Game(), Preset: rules.Preset(), Rules: settings,
+		Opening: tournament.RecordOpening{Index: g.Opening + 1, Moves: []string{}},
+		White:   g.White, Black: g.Black, FirstMover: rules.FirstMover().String(), Start: time.Now().UTC(),
+	}
+	st := rules.Start()
+	var buf []game.Move
+	for !st.Outcome().Over() {
+		buf = st.LegalMoves(buf[:0])
+		rec.Moves = append(rec.Moves, tournament.MoveRecord{Move: buf[0].String()})
+		if err := st.Play(buf[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := st.Outcome()
+	rec.Result, rec.Reason = out.Result.String(), out.Reason
+	if w, ok := out.Result.Winner(); ok {
+		rec.Winner = map[game.Color]string{game.White: g.White, game.Black: g.Black}[w]
+	}
+	if out.Scores != nil {
+		rec.Scores = &tournament.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
+	}
+	return rec
+}
+
+// buildArena builds the arena command into a temporary directory.
+func buildArena(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go tool to build the arena: %v", err)
+	}
+	exe := filepath.Join(t.TempDir(), "arena")
+	if out, err := exec.Command(goTool, "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// TestQuickstart runs the README's first command with the real binary and
+// built-in bots, twice: the second run finds the tournament complete.
+func TestQuickstart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the arena and plays the quickstart tournament")
+	}
+	exe := buildArena(t)
+	out := filepath.Join(t.TempDir(), "quickstart")
+	for i, want := range []string{"games/s", "the tournament is complete"} {
+		cmd := exec.Command(exe, "run", "--out", out, filepath.Join("..", "..", "configs", "quickstart.toml"))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("run %d: %v\n%s", i+1, err, stderr.String())
+		}
+		t.Logf("run %d took %v", i+1, time.Since(start).Round(time.Millisecond))
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("run %d: stderr does not say %q:\n%s", i+1, want, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), "quickstart: 48 of 48 games") || !strings.Contains(stdout.String(), "alphabeta") {
+			t.Errorf("run %d: no standings on stdout:\n%s", i+1, stdout.String())
+		}
+	}
+	recs, err := tournament.ReadJournal(filepath.Join(out, tournament.JournalFile))
+	if err != nil || len(recs) != 48 { // 3 pairs x 8 openings x 2 colours
+		t.Fatalf("journal: %d games, %v", len(recs), err)
+	}
+	for i := range recs {
+		if err := tournament.Verify(&recs[i]); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestInterruptPrintsResume stops a tournament with SIGINT and checks that
+// the arena says how to resume, exits with status 130 and leaves no bot
+// running.
+func TestInterruptPrintsResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the arena and plays part of a tournament")
+	}
+	exe := buildArena(t)
+	dir := t.TempDir()
+	config := writeTemp(t, "long.toml", `name = "long"
+[game]
+name = "cheversi"
+[openings]
+plies = 2
+count = 50
+[time]
+move = "50ms"
+[[bots]]
+name = "a"
+builtin = "alphabeta"
+[[bots]]
+name = "b"
+builtin = "alphabeta"
+`)
+	out := filepath.Join(dir, "out")
+	mark := "interrupt-" + strconv.FormatInt(time.Now().UnixNano(), 10)
+	cmd := exec.Command(exe, "run", "--out", out, config)
+	cmd.Env = append(os.Environ(), "ARENA_TEST_MARK="+mark)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(out, tournament.JournalFile)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		data, _ := os.ReadFile(journal)
+		if bytes.Count(data, []byte("\n")) >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no games recorded within 30s:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit: %v, want status 130", err)
+	}
+	for _, want := range []string{"to play the rest, run again", "arena run --out", "interrupted"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr does not contain %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), "long: ") {
+		t.Errorf("no standings after the interrupt:\n%s", stdout.String())
+	}
+	// Every bot process is gone.
+	time.Sleep(200 * time.Millisecond)
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err == nil && bytes.Contains(env, []byte("ARENA_TEST_MARK="+mark)) && !bytes.Contains(stat, []byte(") Z ")) {
+			t.Errorf("process %s outlived the arena", e.Name())
+		}
+	}
+}
