@@ -1,6 +1,6 @@
 // Package cheversi implements the rules of Cheversi, a placement game on a
 // chess board, as the arena referees it (the reference text is
-// shared/rules/cheversi.md).
+// docs/rules/cheversi.md).
 //
 // # The game
 //

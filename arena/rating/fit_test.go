@@ -10,7 +10,7 @@ import (
 	"github.com/arena-games/arena/arena/game"
 )
 
-// Reference values: /work/shared/data/README.md, from bayeselo (mm 1 1,
+// Reference values for testdata/ratings-fixture-30.pgn, from bayeselo (mm 1 1,
 // default prior) and ordo 1.2.6 (-W -D, pool average 2300) on
 // ratings-fixture-30.pgn.
 func TestFitFixtureBayesElo(t *testing.T) {

@@ -1,0 +1,92 @@
+package games_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+)
+
+func TestNew(t *testing.T) {
+	for _, name := range games.Names() {
+		presets, err := games.Presets(name)
+		if err != nil || len(presets) == 0 {
+			t.Fatalf("Presets(%q) = %v, %v; want at least one preset", name, presets, err)
+		}
+		for _, p := range append([]string{""}, presets...) {
+			r, err := games.New(name, p, nil)
+			if err != nil {
+				t.Fatalf("New(%q, %q): %v", name, p, err)
+			}
+			if r.Game() != name {
+				t.Errorf("New(%q, %q).Game() = %q", name, p, r.Game())
+			}
+			want := p
+			if p == "" {
+				want = presets[0]
+			}
+			if r.Preset() != want {
+				t.Errorf("New(%q, %q).Preset() = %q, want %q", name, p, r.Preset(), want)
+			}
+			if _, ok := r.Start().(games.Perfter); !ok {
+				t.Errorf("%s start state has no fast Perft", name)
+			}
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, tc := range []struct {
+		game, preset string
+		set          []game.Setting
+	}{
+		{"chess", "", nil},
+		{"cheversi", "american", nil},
+		{"checkers", "cheversi", nil},
+		{"cheversi", "", []game.Setting{{Key: "touch", Value: "sometimes"}}},
+		{"checkers", "", []game.Setting{{Key: "flying_kings", Value: "true"}}},
+	} {
+		if _, err := games.New(tc.game, tc.preset, tc.set); !errors.Is(err, game.ErrBadRules) {
+			t.Errorf("New(%q, %q, %v) error = %v, want one wrapping ErrBadRules", tc.game, tc.preset, tc.set, err)
+		}
+	}
+}
+
+func TestParseSetting(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    game.Setting
+		wantErr bool
+	}{
+		{"touch=any", game.Setting{Key: "touch", Value: "any"}, false},
+		{" max_plies = 200 ", game.Setting{Key: "max_plies", Value: "200"}, false},
+		{"touch=", game.Setting{Key: "touch", Value: ""}, false},
+		{"touch", game.Setting{}, true},
+		{"=any", game.Setting{}, true},
+	} {
+		got, err := games.ParseSetting(tc.in)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("ParseSetting(%q) = %v, %v; want %v (error %v)", tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func ExampleNew() {
+	rules, err := games.New("cheversi", "echeversi", []game.Setting{{Key: "touch", Value: "any"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range rules.Settings() {
+		fmt.Printf("%s=%s\n", s.Key, s.Value)
+	}
+	// Output:
+	// opening=king-queen
+	// touch=any
+	// bishops_opposite=false
+	// queen_call=false
+	// black_king_last=false
+	// scoring=squares
+}
