@@ -19,6 +19,7 @@ import (
 	"github.com/arena-games/arena/arena/checkers"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/bots/builtin"
 )
 
@@ -58,7 +59,10 @@ type Config struct {
 	Openings     OpeningsConfig `toml:"openings"`
 	Time         TimeControl    `toml:"time"`
 	Adjudication Adjudication   `toml:"adjudication"`
-	Bots         []BotConfig    `toml:"bots"`
+	// SPRT, when set, stops a two-bot match as soon as the sequential test
+	// decides (see SPRTConfig).
+	SPRT *SPRTConfig `toml:"sprt"`
+	Bots []BotConfig `toml:"bots"`
 
 	// Path is the file the configuration was read from ("" if none) and
 	// Dir the directory relative paths are resolved against.
@@ -69,6 +73,29 @@ type Config struct {
 	Rules game.Rules `toml:"-"`
 
 	keys keyLines
+}
+
+// SPRTConfig is a sequential probability ratio test on a match of two bots,
+// from the side of the first bot listed: H0 says its Elo advantage over the
+// second is Elo0, H1 that it is Elo1. The match stops as soon as the test
+// accepts either; Alpha and Beta (default 0.05 each) are the error rates.
+type SPRTConfig struct {
+	Elo0  float64 `toml:"elo0"`
+	Elo1  float64 `toml:"elo1"`
+	Alpha float64 `toml:"alpha"`
+	Beta  float64 `toml:"beta"`
+}
+
+// Params returns the test's parameters with the defaults filled in.
+func (s *SPRTConfig) Params() rating.SPRTParams {
+	p := rating.SPRTParams{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta}
+	if p.Alpha == 0 {
+		p.Alpha = 0.05
+	}
+	if p.Beta == 0 {
+		p.Beta = 0.05
+	}
+	return p
 }
 
 // GameConfig selects the game and its rule set.
@@ -315,6 +342,15 @@ func (c *Config) validate(md toml.MetaData) []error {
 	}
 
 	errs = append(errs, c.validateRules(md)...)
+
+	if c.SPRT != nil {
+		if err := c.SPRT.Params().Validate(); err != nil {
+			add([]string{"sprt"}, "%v", err)
+		}
+		if len(c.Bots) != 2 {
+			add([]string{"sprt"}, "a sequential test needs a match of exactly two bots, not %d", len(c.Bots))
+		}
+	}
 
 	switch c.Format.Kind {
 	case "":

@@ -13,6 +13,7 @@ import (
 
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/rating"
 )
 
 // Options adjusts how Run plays a tournament.
@@ -45,6 +46,11 @@ type Summary struct {
 	Complete  bool           // every scheduled game is recorded
 	Starts    map[string]int // bot processes started per bot by this run
 	Standings []Standing
+	// SPRT is the state of the configured sequential test, if any; when it
+	// has decided, the remaining games are not played.
+	SPRT *rating.SPRTResult
+	// SPRTText describes the test's state in one line ("" without a test).
+	SPRTText string
 }
 
 // ErrBot is wrapped by the error Run returns when a bot fails its check
@@ -90,6 +96,7 @@ type runner struct {
 	logFile  *os.File
 	prog     *progress
 	settings []Setting
+	sprt     *sprtState // nil without a configured test
 
 	noticeMu sync.Mutex
 	noticed  map[string]bool // bot and forfeit kind already shown on the terminal
@@ -157,6 +164,11 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 		}
 		done[recs[i].ID] = true
 		r.tally.add(&recs[i])
+	}
+	if r.sprt = newSPRT(cfg); r.sprt != nil {
+		if err := r.sprt.add(recs...); err != nil {
+			return nil, err
+		}
 	}
 	for _, g := range sched.Games {
 		if !done[g.ID] {
@@ -259,7 +271,15 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 }
 
 func (r *runner) summary(start time.Time) *Summary {
+	var sprt *rating.SPRTResult
+	var sprtText string
+	if r.sprt != nil {
+		res := r.sprt.result
+		sprt, sprtText = &res, r.sprt.String()
+	}
 	return &Summary{
+		SPRT:      sprt,
+		SPRTText:  sprtText,
 		Dir:       r.dir,
 		Manifest:  r.manifest,
 		Total:     len(r.sched.Games),
@@ -272,7 +292,7 @@ func (r *runner) summary(start time.Time) *Summary {
 
 func (r *runner) run(ctx context.Context) (*Summary, error) {
 	start := time.Now()
-	if len(r.pending) == 0 {
+	if len(r.pending) == 0 || r.sprt.decided() {
 		return r.summary(start), nil
 	}
 	specs, err := r.specs()
@@ -293,6 +313,7 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	defer cancel()
 	jobs := make(chan Scheduled)
 	results := make(chan *Record)
+	stopFeed := make(chan struct{}) // closed when the SPRT decides: games in flight finish
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -313,6 +334,8 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 			select {
 			case jobs <- g:
 			case <-runCtx.Done():
+				return
+			case <-stopFeed:
 				return
 			}
 		}
@@ -352,6 +375,17 @@ loop:
 				r.logf("warning: %v (rebuild it with arena report)", err)
 			}
 			r.prog.game(rec)
+			if r.sprt != nil && !r.sprt.decided() {
+				if err := r.sprt.add(*rec); err != nil {
+					fatal = err
+					cancel()
+					continue
+				}
+				if r.sprt.decided() {
+					close(stopFeed)
+					r.logf("%s; stopping the match", r.sprt)
+				}
+			}
 		case <-tick.C:
 			r.prog.tick()
 		}

@@ -83,6 +83,9 @@ func finishRun(stdout, stderr io.Writer, configPath, outFlag string, sum *tourna
 	if err := printReports(stdout, sum.Dir); err != nil {
 		return errors.Join(runErr, err)
 	}
+	if sum.SPRTText != "" {
+		fmt.Fprintln(stdout, sum.SPRTText)
+	}
 	fmt.Fprintf(stderr, "journal, games and reports are in %s\n", sum.Dir)
 	if !sum.Complete && errors.Is(runErr, context.Canceled) {
 		resume := "arena run " + shellQuote(configPath)
