@@ -33,6 +33,9 @@
 // group (with setsid, for example) is beyond the arena's reach; the arena
 // only closes its own ends of the pipes such a process may hold.
 //
-// The package is for Linux: it relies on process groups, the parent-death
-// signal and waitid.
+// The package runs on Unix systems. Linux gets the full guarantees above;
+// elsewhere (macOS, the BSDs) there is no parent-death signal, so a bot
+// whose arena is killed outright sees only its stdin close, and a bot is
+// reaped as soon as it exits rather than at Close. Windows is not
+// supported: it has no process groups to kill a bot's whole tree with.
 package engine

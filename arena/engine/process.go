@@ -55,16 +55,7 @@ func startProcess(spec *Spec) (p *process, err error) {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Dir = spec.Dir
 	cmd.Env = append(os.Environ(), spec.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		// A group of its own, so that the bot and everything it spawns
-		// can be killed with one kill(-pgid) and a terminal's Ctrl-C does
-		// not reach it directly.
-		Setpgid: true,
-		// If the arena dies without closing, the bot is killed rather
-		// than orphaned. (Go never ends the threads that start processes
-		// unless they are locked with runtime.LockOSThread.)
-		Pdeathsig: syscall.SIGKILL,
-	}
+	cmd.SysProcAttr = sysProcAttr()
 
 	if spec.StderrPath != "" {
 		f, err := os.OpenFile(spec.StderrPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)

@@ -1,0 +1,23 @@
+//go:build unix && !linux
+
+package engine
+
+import (
+	"errors"
+	"syscall"
+)
+
+// sysProcAttr starts a bot in a process group of its own, so that the bot
+// and everything it spawns can be killed with one kill(-pgid) and a
+// terminal's Ctrl-C does not reach it directly. Without Linux's
+// parent-death signal, a bot whose arena is killed outright sees its stdin
+// close instead (protocol bots exit at end of input).
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+// waitExited is not available without Linux's waitid(WNOWAIT): the caller
+// falls back to reaping the bot as soon as it exits.
+func waitExited(pid int) (string, error) {
+	return "", errors.New("waiting without reaping is not supported on this system")
+}
