@@ -79,7 +79,7 @@ func testAnalysis() *rating.Analysis {
 				{Opening: "ACF 9: 9-13 <x> & y", Games: 6, Wins: 5, Draws: 1, Losses: 0, Score: 0.91667, ScoreLow: 0.6, ScoreHigh: 0.99, SignTestP: 0.0625},
 				{Opening: "Sicilian, Najdorf", Games: 4, Wins: 2, Draws: 0, Losses: 2, Score: 0.5, ScoreLow: 0.15, ScoreHigh: 0.85, SignTestP: 1},
 			},
-			Reference: &rating.ReferenceBalance{Label: "people, cheversi preset (seed 002)", Games: 8951, Wins: 3023, Draws: 375, Losses: 5553,
+			Reference: &rating.ReferenceBalance{Label: "human games on BrainKing", Games: 8951, Wins: 3023, Draws: 375, Losses: 5553,
 				WinRatio: 0.33773, DrawRatio: 0.04189, LossRatio: 0.62038, Score: 0.35868, ScoreLow: 0.3489, ScoreHigh: 0.3685},
 		},
 		Groups: []rating.Group{{Index: 0, Players: []string{ann, bob, zoe}}},

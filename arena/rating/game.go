@@ -214,12 +214,12 @@ func (r Reference) validate() error {
 }
 
 // CheversiHumanReference returns the outcome of 8951 games between people
-// under the cheversi preset, as reported by the rules' seed text 002: White
+// under the cheversi preset, as published by the BrainKing game site: White
 // (the first mover) won 3023 (33.77 %), Black 5553 (62.03 %), and 375
 // (4.18 %) were drawn.
 func CheversiHumanReference() *Reference {
 	return &Reference{
-		Label:  "people, cheversi preset (seed 002)",
+		Label:  "human games on BrainKing",
 		Wins:   3023,
 		Draws:  375,
 		Losses: 5553,
