@@ -95,6 +95,9 @@ func sideRows(a *rating.Analysis) (header []string, rows [][]string) {
 		adv = fmt.Sprintf("%s ± %s Elo", elop(sb.AdvantageElo), plusMinus(sb.AdvantageInterval))
 	}
 	add("Fitted advantage", adv, dash)
+	if sb.Forfeits > 0 {
+		add("Left out (forfeits)", strconv.Itoa(sb.Forfeits), dash)
+	}
 	if p := sb.Paired; p != nil {
 		noun := "pairs"
 		if p.Pairs == 1 {

@@ -166,6 +166,9 @@ type SideBalance struct {
 	Openings []OpeningBalance `json:"openings"`
 	// Reference is the figure from elsewhere set beside ours, if any.
 	Reference *ReferenceBalance `json:"reference"`
+	// Forfeits counts the games left out because a forfeit decided them
+	// (Game.Forfeit); colour-reversed pairs with a forfeit are left out too.
+	Forfeits int `json:"forfeits"`
 }
 
 // OpeningBalance is the first mover's record on one opening.
@@ -341,6 +344,10 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	}
 	a.Pairs = pairStats(games, pairs, fit, rank, opt.Confidence)
 	a.SideBalance = sideBalance(games, pairs, opt)
+	if f := a.SideBalance.Forfeits; f > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf(
+			"%d of %d games were decided by a forfeit; they count for the ratings but are left out of the side balance", f, len(games)))
+	}
 	a.SideBalance.AdvantageElo = a.Fit.AdvantageElo
 	a.SideBalance.AdvantageInterval = a.Fit.AdvantageInterval
 	return a, nil
@@ -485,7 +492,12 @@ func sideBalance(games []Game, pairs [][2]int, opt Options) SideBalance {
 	var all WDL
 	whites, blacks := 0, 0
 	byOpening := make(map[string]*WDL)
+	forfeits := 0
 	for _, g := range games {
+		if g.Forfeit {
+			forfeits++
+			continue
+		}
 		_, _, pts := g.first()
 		all.add(pts)
 		if g.FirstMover == game.White {
@@ -509,19 +521,26 @@ func sideBalance(games []Game, pairs [][2]int, opt Options) SideBalance {
 	case whites == 0:
 		sb.FirstMover = game.Black.String()
 	}
-	n := float64(all.Games())
+	sb.Forfeits = forfeits
 	sb.Games, sb.Wins, sb.Draws, sb.Losses = all.Games(), all.Wins, all.Draws, all.Losses
-	sb.WinRatio = float64(all.Wins) / n
-	sb.DrawRatio = float64(all.Draws) / n
-	sb.LossRatio = float64(all.Losses) / n
-	sb.Score = all.Score()
-	sb.ScoreLow, sb.ScoreHigh = all.ScoreInterval(opt.Confidence)
-	z, p := all.ZTest()
-	sb.Z, sb.ZPValue = finite(z), p
-	sb.SignTestP = SignTest(all.Wins, all.Losses)
+	if n := float64(all.Games()); n > 0 {
+		sb.WinRatio = float64(all.Wins) / n
+		sb.DrawRatio = float64(all.Draws) / n
+		sb.LossRatio = float64(all.Losses) / n
+		sb.Score = all.Score()
+		sb.ScoreLow, sb.ScoreHigh = all.ScoreInterval(opt.Confidence)
+		z, p := all.ZTest()
+		sb.Z, sb.ZPValue = finite(z), p
+		sb.SignTestP = SignTest(all.Wins, all.Losses)
+	} else {
+		sb.ZPValue, sb.SignTestP = 1, 1
+	}
 
 	var pt Pentanomial
 	for _, pr := range pairs {
+		if games[pr[0]].Forfeit || games[pr[1]].Forfeit {
+			continue
+		}
 		_, _, p1 := games[pr[0]].first()
 		_, _, p2 := games[pr[1]].first()
 		pt.addPair(p1 + p2)

@@ -157,6 +157,50 @@ func TestAnalyzePairsAndOpenings(t *testing.T) {
 	}
 }
 
+// TestSideBalanceLeavesOutForfeits: forfeited games count for the ratings
+// but not for the first mover's record, and a pair with a forfeit is no
+// pair for the side balance.
+func TestSideBalanceLeavesOutForfeits(t *testing.T) {
+	g := func(w, b string, r game.Result, key string, forfeit bool) Game {
+		return Game{White: w, Black: b, FirstMover: game.White, Result: r, Opening: "o", PairKey: key, Forfeit: forfeit}
+	}
+	games := []Game{
+		g("A", "B", game.WhiteWins, "p1", false), g("B", "A", game.Draw, "p1", false),
+		// B forfeits both games of this pair, once as the first mover.
+		g("A", "B", game.WhiteWins, "p2", true), g("B", "A", game.BlackWins, "p2", true),
+	}
+	a, err := Analyze(games, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := a.SideBalance
+	if sb.Forfeits != 2 || sb.Games != 2 || sb.Wins != 1 || sb.Draws != 1 || sb.Losses != 0 {
+		t.Errorf("side balance: forfeits %d, games %d, W/D/L %d/%d/%d; want 2, 2, 1/1/0",
+			sb.Forfeits, sb.Games, sb.Wins, sb.Draws, sb.Losses)
+	}
+	if sb.Paired == nil || sb.Paired.Pairs != 1 {
+		t.Errorf("paired side balance %+v, want the one pair without a forfeit", sb.Paired)
+	}
+	if a.Players[0].Name != "A" || a.Players[0].Games != 4 {
+		t.Errorf("ratings leader %+v, want A with all 4 games", a.Players[0])
+	}
+	if !strings.Contains(strings.Join(a.Notes, " "), "2 of 4 games were decided by a forfeit") {
+		t.Errorf("notes %q do not mention the forfeits", a.Notes)
+	}
+
+	// Only forfeits: an empty side balance, not NaNs.
+	for i := range games {
+		games[i].Forfeit = true
+	}
+	a, err = Analyze(games, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sb := a.SideBalance; sb.Games != 0 || sb.Score != 0 || sb.WinRatio != 0 || sb.Paired != nil {
+		t.Errorf("side balance of forfeits only = %+v, want empty", sb)
+	}
+}
+
 // Every Analysis must encode to JSON, whatever the games.
 func TestAnalysisJSON(t *testing.T) {
 	sets := map[string][]Game{

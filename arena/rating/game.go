@@ -37,6 +37,10 @@ type Game struct {
 	// PairKey are a colour-reversed pair on the same opening (used for
 	// pentanomial statistics). "" if none.
 	PairKey string
+	// Forfeit marks a game decided by a forfeit (a crash, a time loss, an
+	// illegal move) rather than by play. It counts for the ratings but not
+	// for the side balance, which is about the rules, not the bots.
+	Forfeit bool
 }
 
 // first returns the first mover's name, the second mover's name and the

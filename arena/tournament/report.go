@@ -38,7 +38,7 @@ func RatingGames(recs []Record) []rating.Game {
 		}
 		out = append(out, rating.Game{
 			White: r.White, Black: r.Black, FirstMover: first, Result: res,
-			Opening: opening, PairKey: r.PairKey,
+			Opening: opening, PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
 		})
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -109,14 +110,21 @@ func printReports(w io.Writer, dir string) error {
 		return err
 	}
 	fmt.Fprintf(w, "%s: %d of %d games\n", m.Name, len(recs), m.Games)
-	if err := tournament.WriteStandings(w, tournament.Standings(recs, m.Bots)); err != nil {
+	standings := tournament.Standings(recs, m.Bots)
+	if a == nil { // no games yet: the bare table
+		return tournament.WriteStandings(w, standings)
+	}
+	if err := reports.WriteTerminal(w, reports.Meta{}, a); err != nil {
 		return err
 	}
-	if a != nil {
-		fmt.Fprintln(w)
-		if err := reports.WriteTerminal(w, reports.Meta{}, a); err != nil {
-			return err
+	var forfeits []string
+	for _, s := range standings {
+		if s.Forfeits > 0 {
+			forfeits = append(forfeits, fmt.Sprintf("%s %d", s.Bot, s.Forfeits))
 		}
+	}
+	if len(forfeits) > 0 {
+		fmt.Fprintf(w, "Games lost by forfeit: %s (reasons in %s)\n", strings.Join(forfeits, ", "), filepath.Join(dir, "arena.log"))
 	}
 	return nil
 }
