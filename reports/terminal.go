@@ -80,7 +80,11 @@ func sideRows(a *rating.Analysis) (header []string, rows [][]string) {
 		refOr(func(r *rating.ReferenceBalance) string { return fmt.Sprintf("%d (%s)", r.Draws, pct(r.DrawRatio)) }))
 	add("Losses", fmt.Sprintf("%d (%s)", sb.Losses, pct(sb.LossRatio)),
 		refOr(func(r *rating.ReferenceBalance) string { return fmt.Sprintf("%d (%s)", r.Losses, pct(r.LossRatio)) }))
-	add("Score ("+level(a)+" interval)", fmt.Sprintf("%s [%s, %s]", pct(sb.Score), pct(sb.ScoreLow), pct(sb.ScoreHigh)),
+	score := dash
+	if sb.Games > 0 {
+		score = fmt.Sprintf("%s [%s, %s]", pct(sb.Score), pct(sb.ScoreLow), pct(sb.ScoreHigh))
+	}
+	add("Score ("+level(a)+" interval)", score,
 		refOr(func(r *rating.ReferenceBalance) string {
 			return fmt.Sprintf("%s [%s, %s]", pct(r.Score), pct(r.ScoreLow), pct(r.ScoreHigh))
 		}))
