@@ -36,112 +36,49 @@ type ckSearch struct {
 }
 
 // run searches the position of st by iterative deepening within the
-// control's limits.
+// control's limits. A forced move gets one iteration; the iterations stop
+// early at a win whose every line the search has seen.
 func (s *ckSearch) run(st *checkers.State, lim Limits) (Result, error) {
 	p := st.Position()
 	root := p.GenerateMoves(s.moves[0][:0])
 	if len(root) == 0 || st.Outcome().Over() {
 		return Result{}, ErrNoMoves
 	}
-	r := st.Rules()
-	s.repetition, s.quietMoves, s.maxPlies = r.Repetition(), r.QuietMoves(), r.MaxPlies()
+	rules := st.Rules()
+	s.repetition, s.quietMoves, s.maxPlies = rules.Repetition(), rules.QuietMoves(), rules.MaxPlies()
 	s.rootPly = st.Ply()
 	s.hashes[0] = p.Hash()
 	s.killers = [ckMaxPly][2]checkers.Move{}
-	for c := range s.history {
-		for f := range s.history[c] {
-			for t := range s.history[c][f] {
-				s.history[c][f][t] /= 8
-			}
-		}
+	ageHistory(s.history[0][:], s.history[1][:])
+	quiet := st.QuietPlies()
+	r := rootSearch[checkers.Move]{
+		tt:       s.tt,
+		key:      p.Hash(),
+		moves:    root,
+		maxDepth: ckMaxDepth,
+		static: func(m checkers.Move) int {
+			q := p
+			q.Play(m)
+			return -s.eval.eval(&q)
+		},
+		search: func(m checkers.Move, depth, alpha, beta int) int {
+			q := p
+			q.Play(m)
+			s.hashes[1] = q.Hash()
+			return -s.negamax(&q, depth-1, -beta, -alpha, 1, childQuiet(m, quiet))
+		},
+		code: func(m checkers.Move) uint16 { return s.code(p, m) },
+		pv:   func(n int) []game.Move { return s.pv(p, n) },
+		settled: func(depth, best int) bool {
+			return best > WinScore/2 && WinScore-best <= depth
+		},
 	}
-	type rootMove struct {
-		m     checkers.Move
-		score int
-	}
-	rm := make([]rootMove, len(root))
-	for i, m := range root {
-		q := p
-		q.Play(m)
-		rm[i] = rootMove{m, -s.eval.eval(&q)}
-	}
-	sortRoot := func() {
-		for i := 1; i < len(rm); i++ {
-			for j := i; j > 0 && rm[j].score > rm[j-1].score; j-- {
-				rm[j], rm[j-1] = rm[j-1], rm[j]
-			}
-		}
-	}
-	sortRoot()
-	res := Result{Move: rm[0].m, Score: rm[0].score}
-	maxDepth := ckMaxDepth
-	if lim.Depth > 0 {
-		maxDepth = min(maxDepth, lim.Depth)
-	}
-	if len(rm) == 1 {
+	if len(root) == 1 {
 		// A forced move: one iteration scores it, through any captures
 		// that follow.
-		maxDepth = 1
+		r.maxDepth = 1
 	}
-	quiet := st.QuietPlies()
-	for depth := 1; depth <= maxDepth; depth++ {
-		alpha, beta := -WinScore-1, WinScore+1
-		best, bestIdx := -WinScore-1, -1
-		for i := range rm {
-			q := p
-			q.Play(rm[i].m)
-			cq := childQuiet(rm[i].m, quiet)
-			s.hashes[1] = q.Hash()
-			var sc int
-			if i == 0 {
-				sc = -s.negamax(&q, depth-1, -beta, -alpha, 1, cq)
-			} else {
-				sc = -s.negamax(&q, depth-1, -alpha-1, -alpha, 1, cq)
-				if sc > alpha && !s.ctl.stopped {
-					sc = -s.negamax(&q, depth-1, -beta, -alpha, 1, cq)
-				}
-			}
-			if s.ctl.stopped {
-				break
-			}
-			if sc > best {
-				best, bestIdx = sc, i
-				alpha = max(alpha, sc)
-				rm[i].score = sc
-			} else {
-				rm[i].score = min(sc, best-1)
-			}
-		}
-		if bestIdx < 0 {
-			break
-		}
-		if s.ctl.stopped {
-			if bestIdx > 0 {
-				res.Move, res.Score = rm[bestIdx].m, best
-			}
-			break
-		}
-		sortRoot()
-		res.Move, res.Score, res.Depth = rm[0].m, best, depth
-		s.tt.store(p.Hash(), depth, scoreToTT(best, 0), boundExact, s.code(p, rm[0].m))
-		res.Nodes, res.Elapsed = s.ctl.nodes, s.ctl.elapsed()
-		res.PV = s.pv(p, depth)
-		s.ctl.iterationDone()
-		if lim.Progress != nil {
-			lim.Progress(res)
-		}
-		if best > WinScore/2 && WinScore-best <= depth {
-			break // a win whose every line the search has seen
-		}
-		if !s.ctl.another() {
-			break
-		}
-	}
-	if len(res.PV) == 0 || res.PV[0] != game.Move(res.Move) {
-		res.PV = []game.Move{res.Move}
-	}
-	res.Nodes, res.Elapsed = s.ctl.nodes, s.ctl.elapsed()
-	return res, nil
+	return r.deepen(s.ctl, lim), nil
 }
 
 // childQuiet returns the quiet-ply count after m, given the count before:
@@ -234,14 +171,8 @@ func (s *ckSearch) negamax(p *checkers.Position, depth, alpha, beta, ply, quiet 
 	var ttCode uint16
 	if e := s.tt.probe(key); e != nil {
 		ttCode = e.move
-		if int(e.depth) >= depth && beta-alpha == 1 {
-			sc := scoreFromTT(int(e.score), ply)
-			switch b := e.bound(); {
-			case b == boundExact,
-				b == boundLower && sc >= beta,
-				b == boundUpper && sc <= alpha:
-				return sc
-			}
+		if sc, ok := e.cutoff(depth, alpha, beta, ply); ok {
+			return sc
 		}
 	}
 	moves := p.GenerateMoves(s.moves[ply][:0])
@@ -324,13 +255,6 @@ func (s *ckSearch) negamax(p *checkers.Position, depth, alpha, beta, ply, quiet 
 			}
 		}
 	}
-	bound := uint8(boundExact)
-	switch {
-	case best <= origAlpha:
-		bound = boundUpper
-	case best >= beta:
-		bound = boundLower
-	}
-	s.tt.store(key, max(depth, 0), scoreToTT(best, ply), bound, bestCode)
+	s.tt.store(key, max(depth, 0), scoreToTT(best, ply), boundOf(best, origAlpha, beta), bestCode)
 	return best
 }

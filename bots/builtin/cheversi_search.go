@@ -52,102 +52,34 @@ func cvCode(m cheversi.Move) uint16 { return uint16(m) }
 
 // run searches p by iterative deepening within the control's limits and
 // returns the result of the deepest completed iteration (or the better
-// move a stopped iteration had fully searched).
+// move a stopped iteration had fully searched). The iterations stop at
+// the end of the game, where the last plies have been searched exactly.
 func (s *cvSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 	root := p.GenerateMoves(s.moves[0][:0])
 	if len(root) == 0 {
 		return Result{}, ErrNoMoves
 	}
 	s.killers = [cheversi.MaxPlies + 1][2]cheversi.Move{}
-	for c := range s.history {
-		for k := range s.history[c] {
-			for q := range s.history[c][k] {
-				s.history[c][k][q] /= 8
-			}
-		}
-	}
-	// Root moves in search order with their last scores.
-	type rootMove struct {
-		m     cheversi.Move
-		score int
-	}
-	rm := make([]rootMove, len(root))
-	for i, m := range root {
-		q := p
-		q.Play(m)
-		rm[i] = rootMove{m, -s.eval(&q)}
-	}
-	sortRoot := func() {
-		// Insertion sort, stable: the best first.
-		for i := 1; i < len(rm); i++ {
-			for j := i; j > 0 && rm[j].score > rm[j-1].score; j-- {
-				rm[j], rm[j-1] = rm[j-1], rm[j]
-			}
-		}
-	}
-	sortRoot()
-	res := Result{Move: rm[0].m, Score: rm[0].score}
-	remaining := cheversi.MaxPlies - p.Ply()
-	maxDepth := remaining
-	if lim.Depth > 0 {
-		maxDepth = min(maxDepth, lim.Depth)
-	}
-	for depth := 1; depth <= maxDepth; depth++ {
-		alpha, beta := -WinScore-1, WinScore+1
-		best, bestIdx := -WinScore-1, -1
-		for i := range rm {
+	ageHistory(s.history[0][:], s.history[1][:])
+	r := rootSearch[cheversi.Move]{
+		tt:       s.tt,
+		key:      p.Hash() ^ s.salt,
+		moves:    root,
+		maxDepth: cheversi.MaxPlies - p.Ply(),
+		static: func(m cheversi.Move) int {
 			q := p
-			q.Play(rm[i].m)
-			var sc int
-			if i == 0 {
-				sc = -s.negamax(&q, depth-1, -beta, -alpha, 1)
-			} else {
-				sc = -s.negamax(&q, depth-1, -alpha-1, -alpha, 1)
-				if sc > alpha && !s.ctl.stopped {
-					sc = -s.negamax(&q, depth-1, -beta, -alpha, 1)
-				}
-			}
-			if s.ctl.stopped {
-				break
-			}
-			rm[i].score = sc
-			if sc > best {
-				best, bestIdx = sc, i
-				alpha = max(alpha, sc)
-			} else {
-				// Below alpha: an upper bound only; keep it below the best.
-				rm[i].score = min(sc, best-1)
-			}
-		}
-		if bestIdx < 0 {
-			break // stopped before the first root move was searched
-		}
-		if s.ctl.stopped {
-			// A stopped iteration: trust only a move that fully searched
-			// better than the first move, the previous iteration's best.
-			if bestIdx > 0 {
-				res.Move, res.Score = rm[bestIdx].m, best
-			}
-			break
-		}
-		sortRoot()
-		res.Move, res.Score, res.Depth = rm[0].m, best, depth
-		s.tt.store(p.Hash()^s.salt, depth, scoreToTT(best, 0), boundExact, cvCode(rm[0].m))
-		res.Nodes, res.Elapsed = s.ctl.nodes, s.ctl.elapsed()
-		res.PV = s.pv(p, depth)
-		s.ctl.iterationDone()
-		if lim.Progress != nil {
-			lim.Progress(res)
-		}
-		if depth == remaining || !s.ctl.another() {
-			break
-		}
+			q.Play(m)
+			return -s.eval(&q)
+		},
+		search: func(m cheversi.Move, depth, alpha, beta int) int {
+			q := p
+			q.Play(m)
+			return -s.negamax(&q, depth-1, -beta, -alpha, 1)
+		},
+		code: cvCode,
+		pv:   func(n int) []game.Move { return s.pv(p, n) },
 	}
-	if len(res.PV) == 0 || res.PV[0] != game.Move(res.Move) {
-		res.PV = []game.Move{res.Move}
-	}
-	res.Nodes, res.Elapsed = s.ctl.nodes, s.ctl.elapsed()
-	return res, nil
+	return r.deepen(s.ctl, lim), nil
 }
 
 // pv follows the transposition table from p for at most n moves.
@@ -189,14 +121,8 @@ func (s *cvSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 	var ttMove cheversi.Move
 	if e := s.tt.probe(key); e != nil {
 		ttMove = cheversi.Move(e.move)
-		if int(e.depth) >= depth && beta-alpha == 1 {
-			sc := scoreFromTT(int(e.score), ply)
-			switch b := e.bound(); {
-			case b == boundExact,
-				b == boundLower && sc >= beta,
-				b == boundUpper && sc <= alpha:
-				return sc
-			}
+		if sc, ok := e.cutoff(depth, alpha, beta, ply); ok {
+			return sc
 		}
 	}
 	moves := p.GenerateMoves(s.moves[ply][:0])
@@ -269,14 +195,7 @@ func (s *cvSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 			}
 		}
 	}
-	bound := uint8(boundExact)
-	switch {
-	case best <= origAlpha:
-		bound = boundUpper
-	case best >= beta:
-		bound = boundLower
-	}
-	s.tt.store(key, depth, scoreToTT(best, ply), bound, cvCode(bestMove))
+	s.tt.store(key, depth, scoreToTT(best, ply), boundOf(best, origAlpha, beta), cvCode(bestMove))
 	return best
 }
 

@@ -20,6 +20,37 @@ type ttEntry struct {
 func (e *ttEntry) bound() uint8 { return e.meta & 3 }
 func (e *ttEntry) gen() uint8   { return e.meta >> 2 }
 
+// cutoff returns the score e gives a search depth plies deep, ply plies
+// from the root, with the window (alpha, beta), and whether that score
+// settles the search without searching. Only null-window searches take
+// it: e must be as deep and its bound must decide the window.
+func (e *ttEntry) cutoff(depth, alpha, beta, ply int) (int, bool) {
+	if int(e.depth) < depth || beta-alpha != 1 {
+		return 0, false
+	}
+	sc := scoreFromTT(int(e.score), ply)
+	switch b := e.bound(); {
+	case b == boundExact,
+		b == boundLower && sc >= beta,
+		b == boundUpper && sc <= alpha:
+		return sc, true
+	}
+	return 0, false
+}
+
+// boundOf returns the bound of a search result best found with the window
+// (alpha, beta): an upper bound when no move raised alpha, a lower bound
+// at a cutoff, else exact.
+func boundOf(best, alpha, beta int) uint8 {
+	switch {
+	case best <= alpha:
+		return boundUpper
+	case best >= beta:
+		return boundLower
+	}
+	return boundExact
+}
+
 // table is a transposition table: a power-of-two array of entries indexed
 // by the low bits of the key, with the full key stored to reject
 // collisions of index. An entry is replaced by a search of the same
