@@ -12,7 +12,7 @@ import (
 
 // benchStates returns positions from seeded random games of the named
 // game: one every few plies, up to n.
-func benchStates(b *testing.B, name string, n int) []game.State {
+func benchStates(b testing.TB, name string, n int) []game.State {
 	b.Helper()
 	rules, err := games.New(name, "", nil)
 	if err != nil {

@@ -27,6 +27,7 @@ type ckSearch struct {
 	repetition, quietMoves, maxPlies int
 	rootPly                          int
 
+	pos     [ckMaxPly + 1]checkers.Position // child position of each ply: no allocation per node
 	moves   [ckMaxPly][maxCheckersMoves]checkers.Move
 	order   [ckMaxPly][maxCheckersMoves]int32
 	perm    [ckMaxPly][maxCheckersMoves]uint16 // search order of the moves
@@ -221,17 +222,18 @@ func (s *ckSearch) negamax(p *checkers.Position, depth, alpha, beta, ply, quiet 
 		}
 		perm[i], perm[j] = perm[j], perm[i]
 		m := moves[perm[i]]
-		q := *p
+		q := &s.pos[ply+1]
+		*q = *p
 		q.Play(m)
 		s.hashes[ply+1] = q.Hash()
 		cq := childQuiet(m, quiet)
 		var sc int
 		if i == 0 {
-			sc = -s.negamax(&q, depth-1, -beta, -alpha, ply+1, cq)
+			sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1, cq)
 		} else {
-			sc = -s.negamax(&q, depth-1, -alpha-1, -alpha, ply+1, cq)
+			sc = -s.negamax(q, depth-1, -alpha-1, -alpha, ply+1, cq)
 			if sc > alpha && sc < beta && !s.ctl.stopped {
-				sc = -s.negamax(&q, depth-1, -beta, -alpha, ply+1, cq)
+				sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1, cq)
 			}
 		}
 		if s.ctl.stopped {

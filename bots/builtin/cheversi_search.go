@@ -19,6 +19,9 @@ type cvSearch struct {
 	w     *cvEval
 	salt  uint64 // mixed into hash keys: the rule set
 	moves [cheversi.MaxPlies + 1][maxCheversiMoves]cheversi.Move
+	// pos holds the child position of each ply, so that the recursion
+	// does not allocate one per node.
+	pos   [cheversi.MaxPlies + 2]cheversi.Position
 	order [cheversi.MaxPlies + 1][maxCheversiMoves]int32
 	// killers are quiet moves that caused a cutoff at the same ply.
 	killers [cheversi.MaxPlies + 1][2]cheversi.Move
@@ -165,15 +168,16 @@ func (s *cvSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		moves[i], moves[j] = moves[j], moves[i]
 		order[i], order[j] = order[j], order[i]
 		m := moves[i]
-		q := *p
+		q := &s.pos[ply+1]
+		*q = *p
 		q.Play(m)
 		var sc int
 		if i == 0 {
-			sc = -s.negamax(&q, depth-1, -beta, -alpha, ply+1)
+			sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1)
 		} else {
-			sc = -s.negamax(&q, depth-1, -alpha-1, -alpha, ply+1)
+			sc = -s.negamax(q, depth-1, -alpha-1, -alpha, ply+1)
 			if sc > alpha && sc < beta && !s.ctl.stopped {
-				sc = -s.negamax(&q, depth-1, -beta, -alpha, ply+1)
+				sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1)
 			}
 		}
 		if s.ctl.stopped {
