@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,6 +110,9 @@ func ReportMeta(m *Manifest, recs []Record) reports.Meta {
 // LoadDir reads the manifest and the journal of an output directory.
 func LoadDir(dir string) (*Manifest, []Record, error) {
 	m, err := ReadManifest(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, fmt.Errorf("%s is not a tournament output directory (it has no %s): %w", dir, ManifestFile, err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
