@@ -30,7 +30,7 @@
 //   - games.pgn (Cheversi) or games.pdn (checkers): the same games for
 //     rating programs, rebuilt from the journal at every start;
 //   - logs/BOT.log: each bot's stderr; arena.log: forfeits and notices;
-//   - standings.txt and the other reports (WriteReports).
+//   - the rating reports (WriteReports).
 //
 // Running the same configuration on the same directory again plays exactly
 // the games the journal lacks: a crash loses at most the games in flight,

@@ -2,7 +2,6 @@ package tournament_test
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/arena-games/arena/arena/tournament"
 )
@@ -66,19 +65,15 @@ func ExampleNewSchedule() {
 	// 4 older vs new r1/o1/new/older
 }
 
-func ExampleWriteStandings() {
+func ExampleStandings() {
 	recs := []tournament.Record{
 		{White: "alpha", Black: "beta", Result: "1-0", Winner: "alpha"},
 		{White: "beta", Black: "alpha", Result: "1/2-1/2"},
 	}
-	if err := tournament.WriteStandings(os.Stdout, tournament.Standings(recs, []string{"alpha", "beta"})); err != nil {
-		fmt.Println(err)
+	for _, s := range tournament.Standings(recs, []string{"alpha", "beta"}) {
+		fmt.Printf("%s: %d games, +%d =%d -%d, %.1f%%\n", s.Bot, s.Games, s.Wins, s.Draws, s.Losses, 100*s.Score())
 	}
 	// Output:
-	// ┌───┬───────┬───────┬──────┬───────┬────────┬────────┬───────┬──────────┐
-	// │ # │  BOT  │ GAMES │ WINS │ DRAWS │ LOSSES │ POINTS │ SCORE │ FORFEITS │
-	// ├───┼───────┼───────┼──────┼───────┼────────┼────────┼───────┼──────────┤
-	// │ 1 │ alpha │     2 │    1 │     1 │      0 │    1.5 │ 75.0% │        0 │
-	// │ 2 │ beta  │     2 │    0 │     1 │      1 │    0.5 │ 25.0% │        0 │
-	// └───┴───────┴───────┴──────┴───────┴────────┴────────┴───────┴──────────┘
+	// alpha: 2 games, +1 =1 -0, 75.0%
+	// beta: 2 games, +0 =1 -1, 25.0%
 }

@@ -137,13 +137,6 @@ func (p *progress) lineLocked() string {
 	return b.String()
 }
 
-// standings returns the current standings.
-func (p *progress) standings() []Standing {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.tally.standings()
-}
-
 // roundETA rounds an ETA to a readable precision.
 func roundETA(d time.Duration) time.Duration {
 	switch {

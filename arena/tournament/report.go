@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -14,9 +13,6 @@ import (
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/reports"
 )
-
-// StandingsFile is the standings table's file name in an output directory.
-const StandingsFile = "standings.txt"
 
 // RatingGames converts records to the games the rating statistics take.
 // Records whose result or first mover do not decode are skipped (the
@@ -45,23 +41,11 @@ func RatingGames(recs []Record) []rating.Game {
 	return out
 }
 
-// WriteReports writes the report files of an output directory from its
-// records: the standings table (standings.txt), the PGN/PDN file rebuilt
-// from the journal, and the rating reports of package reports (report.md,
-// standings.csv, report.json, report.html). It returns the rating
-// analysis, nil when there are no games to rate.
+// WriteReports writes the rating reports of an output directory from its
+// records (package reports: report.md, standings.csv, report.json,
+// report.html) and returns the analysis, nil when there are no games to
+// rate. The PGN/PDN file is kept by Run; RewriteGameText rebuilds it.
 func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, error) {
-	var buf bytes.Buffer
-	if err := WriteStandings(&buf, Standings(recs, m.Bots)); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(&buf, "%d of %d games played.\n", len(recs), m.Games)
-	if err := writeFileAtomic(filepath.Join(dir, StandingsFile), buf.Bytes()); err != nil {
-		return nil, fmt.Errorf("write standings: %w", err)
-	}
-	if err := RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
-		return nil, err
-	}
 	if len(recs) == 0 {
 		return nil, nil
 	}
@@ -121,12 +105,4 @@ func LoadDir(dir string) (*Manifest, []Record, error) {
 		return nil, nil, err
 	}
 	return m, recs, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

@@ -1,13 +1,8 @@
 package tournament
 
 import (
-	"fmt"
-	"io"
 	"sort"
 	"strconv"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Standing is one bot's line of the standings table.
@@ -99,27 +94,6 @@ func (t *tally) standings() []Standing {
 		return a.Bot < b.Bot
 	})
 	return out
-}
-
-// WriteStandings renders the standings as a table.
-func WriteStandings(w io.Writer, st []Standing) error {
-	r, l := tw.AlignRight, tw.AlignLeft
-	t := tablewriter.NewTable(w, tablewriter.WithRowAlignmentConfig(tw.CellAlignment{
-		PerColumn: []tw.Align{r, l, r, r, r, r, r, r, r},
-	}))
-	t.Header("#", "Bot", "Games", "Wins", "Draws", "Losses", "Points", "Score", "Forfeits")
-	for i, s := range st {
-		if err := t.Append(
-			strconv.Itoa(i+1), s.Bot, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws),
-			strconv.Itoa(s.Losses), formatPoints(s.Points), fmt.Sprintf("%.1f%%", 100*s.Score()), strconv.Itoa(s.Forfeits),
-		); err != nil {
-			return fmt.Errorf("standings table: %w", err)
-		}
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("standings table: %w", err)
-	}
-	return nil
 }
 
 // formatPoints prints 3 as "3" and 3.5 as "3.5".

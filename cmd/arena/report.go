@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/arena-games/arena/arena/tournament"
 )
 
 func init() {
@@ -23,7 +25,15 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := printReports(stdout, dir); err != nil {
+	// The journal is the source of truth: rebuild the PGN/PDN file too.
+	m, recs, err := tournament.LoadDir(dir)
+	if err != nil {
+		return err
+	}
+	if err := tournament.RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
+		return err
+	}
+	if err := printReports(stdout, dir, m, recs); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "reports written to %s\n", dir)

@@ -81,7 +81,11 @@ func finishRun(stdout, stderr io.Writer, configPath, outFlag string, sum *tourna
 		fmt.Fprintf(stderr, "played %d games (%d plies) in %v: %.1f games/s, %.0f plies/s\n",
 			sum.Played, sum.Plies, sum.Elapsed.Round(10*time.Millisecond), float64(sum.Played)/secs, float64(sum.Plies)/secs)
 	}
-	if err := printReports(stdout, sum.Dir); err != nil {
+	m, recs, err := tournament.LoadDir(sum.Dir)
+	if err == nil {
+		err = printReports(stdout, sum.Dir, m, recs)
+	}
+	if err != nil {
 		return errors.Join(runErr, err)
 	}
 	if sum.SPRTText != "" {
@@ -98,27 +102,23 @@ func finishRun(stdout, stderr io.Writer, configPath, outFlag string, sum *tourna
 	return runErr
 }
 
-// printReports rebuilds the reports of an output directory from its
-// journal and prints the standings and the rating summary.
-func printReports(w io.Writer, dir string) error {
-	m, recs, err := tournament.LoadDir(dir)
-	if err != nil {
-		return err
-	}
+// printReports writes the reports of an output directory from its
+// manifest and journal records and prints the standings and the rating
+// summary.
+func printReports(w io.Writer, dir string, m *tournament.Manifest, recs []tournament.Record) error {
 	a, err := tournament.WriteReports(dir, m, recs)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%s: %d of %d games\n", m.Name, len(recs), m.Games)
-	standings := tournament.Standings(recs, m.Bots)
-	if a == nil { // no games yet: the bare table
-		return tournament.WriteStandings(w, standings)
+	if a == nil {
+		return nil // no games recorded yet
 	}
 	if err := reports.WriteTerminal(w, reports.Meta{}, a); err != nil {
 		return err
 	}
 	var forfeits []string
-	for _, s := range standings {
+	for _, s := range tournament.Standings(recs, m.Bots) {
 		if s.Forfeits > 0 {
 			forfeits = append(forfeits, fmt.Sprintf("%s %d", s.Bot, s.Forfeits))
 		}

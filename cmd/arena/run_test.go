@@ -113,7 +113,7 @@ func TestReportRebuildsFiles(t *testing.T) {
 	if !strings.Contains(stdout.String(), "hand: 2 of 2 games") {
 		t.Errorf("stdout does not report the games:\n%s", stdout.String())
 	}
-	for _, f := range []string{"standings.txt", "games.pgn", "report.html", "report.md", "report.json", "standings.csv"} {
+	for _, f := range []string{"games.pgn", "report.html", "report.md", "report.json", "standings.csv"} {
 		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("%s not written: %v", f, err)
 		}
