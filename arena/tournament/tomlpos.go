@@ -269,6 +269,28 @@ func (s *keyScanner) str() (string, bool) {
 	return "", false
 }
 
+// list skips an array or an inline table from its opening bracket to the
+// closing one, reading each item with item.
+func (s *keyScanner) list(closing byte, item func() bool) bool {
+	s.pos++
+	for {
+		s.skipSpace(true)
+		switch s.peek() {
+		case 0:
+			return false
+		case closing:
+			s.pos++
+			return true
+		case ',':
+			s.pos++
+			continue
+		}
+		if !item() {
+			return false
+		}
+	}
+}
+
 // value skips one value, descending into arrays and inline tables.
 func (s *keyScanner) value(path []string) bool {
 	switch s.peek() {
@@ -276,41 +298,9 @@ func (s *keyScanner) value(path []string) bool {
 		_, ok := s.str()
 		return ok
 	case '[':
-		s.pos++
-		for {
-			s.skipSpace(true)
-			switch s.peek() {
-			case 0:
-				return false
-			case ']':
-				s.pos++
-				return true
-			case ',':
-				s.pos++
-				continue
-			}
-			if !s.value(path) {
-				return false
-			}
-		}
+		return s.list(']', func() bool { return s.value(path) })
 	case '{':
-		s.pos++
-		for {
-			s.skipSpace(true)
-			switch s.peek() {
-			case 0:
-				return false
-			case '}':
-				s.pos++
-				return true
-			case ',':
-				s.pos++
-				continue
-			}
-			if !s.keyValue(path) {
-				return false
-			}
-		}
+		return s.list('}', func() bool { return s.keyValue(path) })
 	}
 	// A bare value: number, boolean or date-time.
 	start := s.pos
