@@ -642,6 +642,12 @@ func splitWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
 }
 
+// hasLineBreak reports whether s contains a CR or an LF. Two byte searches
+// are many times faster than strings.ContainsAny on a long move list.
+func hasLineBreak(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0
+}
+
 // checkToken reports whether s can be sent as one word: not empty, valid
 // UTF-8, no spaces, tabs or line breaks.
 func checkToken(cmd, what, s string) error {
@@ -681,7 +687,7 @@ func checkText(cmd, what, s string, emptyOK bool) error {
 	if !utf8.ValidString(s) {
 		return invalidErr(cmd, "%s %q is not valid UTF-8", what, s)
 	}
-	if strings.ContainsAny(s, "\r\n") {
+	if hasLineBreak(s) {
 		return invalidErr(cmd, "%s %q contains a line break", what, s)
 	}
 	return nil

@@ -28,7 +28,7 @@ func Parse(line string) (Message, error) {
 	if !utf8.ValidString(line) {
 		return nil, &ProtocolError{Err: ErrNotUTF8, Line: line}
 	}
-	if strings.ContainsAny(line, "\r\n") {
+	if hasLineBreak(line) {
 		return nil, syntaxErr(line, "line break inside the line")
 	}
 	p := &parser{line: line}
@@ -117,13 +117,29 @@ func (p *parser) rest() string {
 	return r
 }
 
-// words returns the remaining words.
-func (p *parser) words() []string {
+// words returns the remaining words, or nil when there are none.
+func (p *parser) words() []string { return p.wordsUntil("") }
+
+// wordsUntil returns the next words up to the keyword stop, which it does
+// not consume, or up to the end of the line; nil when there are none. The
+// slice is sized from the separators left on the line, so that a long move
+// list costs one allocation.
+func (p *parser) wordsUntil(stop string) []string {
 	var ws []string
-	for w := p.word(); w != ""; w = p.word() {
+	for {
+		save := p.pos
+		w := p.word()
+		if w == "" || w == stop {
+			p.pos = save
+			return ws
+		}
+		if ws == nil {
+			// Every later word follows at least one separator.
+			rest := p.line[p.pos:]
+			ws = make([]string, 0, 1+strings.Count(rest, " ")+strings.Count(rest, "\t"))
+		}
 		ws = append(ws, w)
 	}
-	return ws
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -383,10 +399,7 @@ func (p *parser) position() (Message, error) {
 	switch kw := p.word(); kw {
 	case "startpos":
 	case "text":
-		var text []string
-		for w := p.peek(); w != "" && w != "moves"; w = p.peek() {
-			text = append(text, p.word())
-		}
+		text := p.wordsUntil("moves")
 		if len(text) == 0 {
 			return nil, p.errorf("missing position text")
 		}
@@ -450,13 +463,7 @@ func (p *parser) info() (Message, error) {
 		case "time":
 			m.Time, err = p.millis("time")
 		case "pv":
-			m.PV = m.PV[:0]
-			for w := p.peek(); w != "" && w != "string"; w = p.peek() {
-				m.PV = append(m.PV, p.word())
-			}
-			if len(m.PV) == 0 {
-				m.PV = nil
-			}
+			m.PV = p.wordsUntil("string")
 		case "string":
 			m.String = p.rest()
 		default:

@@ -46,6 +46,10 @@ type Config struct {
 	Seed uint64
 }
 
+// reasonUnfinished is the gameover reason of a check game the arena stops
+// before its end.
+const reasonUnfinished = "unfinished"
+
 // Defaults for the zero values of Config.
 const (
 	DefaultMoveTime  = 200 * time.Millisecond
@@ -471,15 +475,16 @@ func (c *checker) askMove(ctx context.Context, e *engine.Engine, st game.State, 
 	return m, nil
 }
 
-// gameFailed reports a failed game check: the engine error or the illegal
-// move, at which ply.
-func (c *checker) gameFailed(ctx context.Context, name string, began time.Time, ply int, err error) {
-	if canceled(ctx, err) {
-		c.broke(err)
-		return
+// gameFailed reports a failed game check on e: the engine error or the
+// illegal move, at which ply. When e is the shared process, it is closed
+// unless err left it usable; a check's own process is the check's to close.
+func (c *checker) gameFailed(ctx context.Context, e *engine.Engine, name string, began time.Time, ply int, err error) {
+	if !canceled(ctx, err) {
+		c.fail(name, began, "ply %d: %s", ply+1, describe(err))
 	}
-	c.fail(name, began, "ply %d: %s", ply+1, describe(err))
-	c.broke(err)
+	if e == c.eng {
+		c.broke(err)
+	}
 }
 
 // playGame plays one check game with the bot as color against the arena's
@@ -498,7 +503,7 @@ func (c *checker) playGame(ctx context.Context, rules game.Rules, color game.Col
 		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: color})
 	}
 	if err != nil {
-		c.gameFailed(ctx, name, began, 0, err)
+		c.gameFailed(ctx, e, name, began, 0, err)
 		return
 	}
 	st := rules.Start()
@@ -510,27 +515,23 @@ func (c *checker) playGame(ctx context.Context, rules game.Rules, color game.Col
 		if st.Turn() == color {
 			m, err = c.askMove(ctx, e, st, "", moves, k)
 			if err != nil {
-				c.gameFailed(ctx, name, began, st.Ply(), err)
+				c.gameFailed(ctx, e, name, began, st.Ply(), err)
 				return
 			}
 			botMoves++
-		} else {
-			legal := st.LegalMoves(nil)
-			m = legal[c.rng.IntN(len(legal))]
-			if err := st.Play(m); err != nil {
-				c.fail(name, began, "the arena's own move %v: %v", m, err)
-				return
-			}
+		} else if m, err = c.randomMove(st); err != nil {
+			c.fail(name, began, "the arena's own move: %v", err)
+			return
 		}
 		moves = append(moves, m.String())
 	}
 	out := st.Outcome()
 	result, reason := out.Result, out.Reason
 	if !out.Over() {
-		result, reason = game.Ongoing, "unfinished"
+		result, reason = game.Ongoing, reasonUnfinished
 	}
 	if err := e.GameOver(ctx, result, reason); err != nil {
-		c.gameFailed(ctx, name, began, st.Ply(), err)
+		c.gameFailed(ctx, e, name, began, st.Ply(), err)
 		return
 	}
 	note := ""
@@ -541,6 +542,19 @@ func (c *checker) playGame(ctx context.Context, rules game.Rules, color game.Col
 		st.Ply(), botMoves, result, reason, note)
 }
 
+// randomMove plays a random legal move on st, which must not be over.
+func (c *checker) randomMove(st game.State) (game.Move, error) {
+	legal := st.LegalMoves(nil)
+	if len(legal) == 0 {
+		return nil, fmt.Errorf("no legal move in %s", st.Text())
+	}
+	m := legal[c.rng.IntN(len(legal))]
+	if err := st.Play(m); err != nil {
+		return nil, fmt.Errorf("move %v: %w", m, err)
+	}
+	return m, nil
+}
+
 // randomLine returns a random line of plies legal moves from the start
 // that does not end the game, or nil if none was found.
 func (c *checker) randomLine(rules game.Rules, plies int, accept func(game.State) bool) (game.State, []string) {
@@ -548,9 +562,8 @@ func (c *checker) randomLine(rules game.Rules, plies int, accept func(game.State
 		st := rules.Start()
 		var line []string
 		for len(line) < plies && !st.Outcome().Over() {
-			legal := st.LegalMoves(nil)
-			m := legal[c.rng.IntN(len(legal))]
-			if err := st.Play(m); err != nil {
+			m, err := c.randomMove(st)
+			if err != nil {
 				return nil, nil
 			}
 			line = append(line, m.String())
@@ -562,6 +575,20 @@ func (c *checker) randomLine(rules game.Rules, plies int, accept func(game.State
 	return nil, nil
 }
 
+// playMoves plays moves, in the game's notation, on st.
+func playMoves(st game.State, moves []string) error {
+	for _, text := range moves {
+		m, err := st.ParseMove(text)
+		if err == nil {
+			err = st.Play(m)
+		}
+		if err != nil {
+			return fmt.Errorf("move %q: %w", text, err)
+		}
+	}
+	return nil
+}
+
 // midPlies returns how deep into a game the position checks go.
 func midPlies(rules game.Rules) int {
 	if rules.Game() == "cheversi" {
@@ -570,64 +597,60 @@ func midPlies(rules game.Rules) int {
 	return 15
 }
 
+// oneMove asks the shared process for a move in st, the position
+// startText+moves, in a game of its own on a fixed move time that then ends
+// unfinished. It returns the bot's move, played on st; a failure is
+// recorded as check name's, and the returned move is nil.
+func (c *checker) oneMove(ctx context.Context, name string, began time.Time, rules game.Rules, st game.State,
+	startText string, moves []string) game.Move {
+	e, err := c.engine(ctx)
+	if err == nil {
+		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
+	}
+	var m game.Move
+	if err == nil {
+		m, err = c.askMove(ctx, e, st, startText, moves, c.newClock(true))
+	}
+	if err == nil {
+		err = e.GameOver(ctx, game.Ongoing, reasonUnfinished)
+	}
+	if err != nil {
+		c.gameFailed(ctx, e, name, began, st.Ply(), err)
+		return nil
+	}
+	return m
+}
+
 // positionText asks for a move in a position given as a position text
 // followed by moves.
 func (c *checker) positionText(ctx context.Context, rules game.Rules) {
 	name := rules.Game() + ": position text + moves"
 	began := time.Now()
-	base, line := c.randomLine(rules, midPlies(rules), nil)
-	if base == nil {
+	_, line := c.randomLine(rules, midPlies(rules), nil)
+	if line == nil {
 		c.skip(name, "no position found")
 		return
 	}
 	// The text of the position two plies before, then those two moves.
-	text := ""
+	head, tail := line[:len(line)-2], line[len(line)-2:]
 	pre := rules.Start()
-	for _, mv := range line[:len(line)-2] {
-		m, err := pre.ParseMove(mv)
-		if err == nil {
-			err = pre.Play(m)
-		}
-		if err != nil {
-			c.fail(name, began, "the arena's own line: %v", err)
-			return
-		}
+	if err := playMoves(pre, head); err != nil {
+		c.fail(name, began, "the arena's own line: %v", err)
+		return
 	}
-	text = pre.Text()
+	text := pre.Text()
 	st, err := rules.ParseState(text)
 	if err != nil {
 		c.fail(name, began, "the arena's own position text %q: %v", text, err)
 		return
 	}
-	tail := line[len(line)-2:]
-	for _, mv := range tail {
-		m, err := st.ParseMove(mv)
-		if err == nil {
-			err = st.Play(m)
-		}
-		if err != nil {
-			c.fail(name, began, "the arena's own line: %v", err)
-			return
-		}
-	}
-	e, err := c.engine(ctx)
-	if err == nil {
-		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
-	}
-	if err != nil {
-		c.gameFailed(ctx, name, began, st.Ply(), err)
+	if err := playMoves(st, tail); err != nil {
+		c.fail(name, began, "the arena's own line: %v", err)
 		return
 	}
-	m, err := c.askMove(ctx, e, st, text, tail, c.newClock(true))
-	if err != nil {
-		c.gameFailed(ctx, name, began, st.Ply(), err)
-		return
+	if m := c.oneMove(ctx, name, began, rules, st, text, tail); m != nil {
+		c.pass(name, began, "position text %s moves %s: played %v", text, strings.Join(tail, " "), m)
 	}
-	if err := e.GameOver(ctx, game.Ongoing, "unfinished"); err != nil {
-		c.gameFailed(ctx, name, began, st.Ply(), err)
-		return
-	}
-	c.pass(name, began, "position text %s moves %s: played %v", text, strings.Join(tail, " "), m)
 }
 
 // singleMove asks for a move in a position with exactly one legal move.
@@ -643,24 +666,9 @@ func (c *checker) singleMove(ctx context.Context, rules game.Rules) {
 		c.skip(name, "no such position found in random games")
 		return
 	}
-	e, err := c.engine(ctx)
-	if err == nil {
-		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
+	if m := c.oneMove(ctx, name, began, rules, st, "", line); m != nil {
+		c.pass(name, began, "after %d plies: played the only move, %v", len(line), m)
 	}
-	if err != nil {
-		c.gameFailed(ctx, name, began, st.Ply(), err)
-		return
-	}
-	m, err := c.askMove(ctx, e, st, "", line, c.newClock(true))
-	if err != nil {
-		c.gameFailed(ctx, name, began, st.Ply(), err)
-		return
-	}
-	if err := e.GameOver(ctx, game.Ongoing, "unfinished"); err != nil {
-		c.gameFailed(ctx, name, began, st.Ply(), err)
-		return
-	}
-	c.pass(name, began, "after %d plies: played the only move, %v", len(line), m)
 }
 
 // restart starts a fresh process and asks it for a move in the middle of a
@@ -684,25 +692,25 @@ func (c *checker) restart(ctx context.Context, rules game.Rules) {
 	defer e.Close()
 	err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st1.Turn()})
 	if err != nil {
-		c.gameFailed(ctx, name, began, 0, err)
+		c.gameFailed(ctx, e, name, began, 0, err)
 		return
 	}
 	m1, err := c.askMove(ctx, e, st1, "", line1, c.newClock(true))
 	if err != nil {
-		c.gameFailed(ctx, name, began, st1.Ply(), err)
+		c.gameFailed(ctx, e, name, began, st1.Ply(), err)
 		return
 	}
 	// The same game, as far as the bot knows, but another line: a bot
 	// must trust position over its memory.
 	if st2.Turn() != st1.Turn() {
 		if err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st2.Turn()}); err != nil {
-			c.gameFailed(ctx, name, began, 0, err)
+			c.gameFailed(ctx, e, name, began, 0, err)
 			return
 		}
 	}
 	m2, err := c.askMove(ctx, e, st2, "", line2, c.newClock(true))
 	if err != nil {
-		c.gameFailed(ctx, name, began, st2.Ply(), err)
+		c.gameFailed(ctx, e, name, began, st2.Ply(), err)
 		return
 	}
 	c.pass(name, began, "after %d plies played %v; then after %d plies of another line played %v",
@@ -756,12 +764,12 @@ func (c *checker) setOption(ctx context.Context, gameName string) {
 		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: rules.FirstMover()})
 	}
 	if err != nil {
-		c.gameFailed(ctx, name, began, 0, err)
+		c.gameFailed(ctx, e, name, began, 0, err)
 		return
 	}
 	m, err := c.askMove(ctx, e, rules.Start(), "", nil, c.newClock(true))
 	if err != nil {
-		c.gameFailed(ctx, name, began, 0, err)
+		c.gameFailed(ctx, e, name, began, 0, err)
 		return
 	}
 	c.pass(name, began, "set %s; readyok, then played %v", strings.Join(set, ", "), m)

@@ -246,8 +246,7 @@ type session struct {
 	search *search
 
 	// The decoded position of the last request, reused when the next one
-	// extends it.
-	cacheRules game.Rules
+	// extends it; newgame clears it.
 	cacheText  string
 	cacheMoves []string
 	cacheState game.State
@@ -355,7 +354,7 @@ func (s *session) newGame(ctx context.Context, m protocol.NewGame) error {
 		return fmt.Errorf("sdk: newgame: %w", err)
 	}
 	s.rules, s.color, s.hasPos, s.legal = rules, m.Color, false, nil
-	s.cacheRules, s.cacheState = nil, nil
+	s.cacheState = nil
 	if s.bot.NewGame != nil {
 		if err := s.bot.NewGame(ctx, rules, m.Color); err != nil {
 			return fmt.Errorf("sdk: newgame: %w", err)
@@ -364,28 +363,23 @@ func (s *session) newGame(ctx context.Context, m protocol.NewGame) error {
 	return nil
 }
 
-// state returns the decoded position of s.pos. It reuses the previous
-// request's position when s.pos extends it, which is the usual case.
+// state returns the decoded position of s.pos. When s.pos extends the
+// previous request's position, which is the usual case, it plays only the
+// new moves on that position instead of decoding the game from its start.
 func (s *session) state() (game.State, error) {
 	p := s.pos
-	reuse := s.cacheState != nil && s.cacheRules == s.rules && s.cacheText == p.Text &&
-		len(s.cacheMoves) <= len(p.Moves) && slices.Equal(s.cacheMoves, p.Moves[:len(s.cacheMoves)])
-	from := len(s.cacheMoves)
-	if !reuse {
-		s.cacheState = nil
+	if s.cacheState == nil || s.cacheText != p.Text || len(s.cacheMoves) > len(p.Moves) ||
+		!slices.Equal(s.cacheMoves, p.Moves[:len(s.cacheMoves)]) {
 		var st game.State
+		var err error
 		if p.Text == "" {
 			st = s.rules.Start()
-		} else {
-			var err error
-			if st, err = s.rules.ParseState(p.Text); err != nil {
-				return nil, fmt.Errorf("sdk: position: %w", err)
-			}
+		} else if st, err = s.rules.ParseState(p.Text); err != nil {
+			return nil, fmt.Errorf("sdk: position: %w", err)
 		}
-		s.cacheRules, s.cacheText, s.cacheMoves, s.cacheState = s.rules, p.Text, s.cacheMoves[:0], st
-		from = 0
+		s.cacheText, s.cacheMoves, s.cacheState = p.Text, s.cacheMoves[:0], st
 	}
-	for i := from; i < len(p.Moves); i++ {
+	for i := len(s.cacheMoves); i < len(p.Moves); i++ {
 		mv, err := s.cacheState.ParseMove(p.Moves[i])
 		if err == nil {
 			err = s.cacheState.Play(mv)

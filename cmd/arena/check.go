@@ -6,8 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
+	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/bots/conformance"
 )
 
@@ -30,7 +30,7 @@ func check(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlagSet("check", "[flags] -- CMD [ARGS...]")
 	moveTime := fs.Duration("movetime", conformance.DefaultMoveTime, "the bot's time per move in the check games")
 	margin := fs.Duration("margin", conformance.DefaultMargin, "latency allowed beyond each time limit")
-	timeout := fs.Duration("timeout", 10*time.Second, "time allowed for the handshake and each readyok")
+	timeout := fs.Duration("timeout", engine.DefaultHandshakeTimeout, "time allowed for the handshake and each readyok")
 	grace := fs.Duration("quit-grace", conformance.DefaultQuitGrace, "time the bot has to exit after quit")
 	plies := fs.Int("plies", conformance.DefaultMaxPlies, "length of the checkers check games, in plies")
 	seed := fs.Uint64("seed", 1, "seed of the arena's own moves and positions")
@@ -45,7 +45,7 @@ func check(ctx context.Context, args []string, stdout io.Writer) error {
 	switch {
 	case *moveTime <= 0:
 		return usagef("--movetime must be positive")
-	case *margin < 0, *timeout <= 0, *grace <= 0:
+	case *margin <= 0, *timeout <= 0, *grace <= 0:
 		return usagef("--margin, --timeout and --quit-grace must be positive")
 	case *plies <= 0:
 		return usagef("--plies must be positive")
