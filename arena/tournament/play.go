@@ -9,7 +9,6 @@ import (
 
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
-	"github.com/arena-games/arena/protocol"
 )
 
 // gameOverTimeout bounds telling a bot that its game is over.
@@ -115,13 +114,9 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		moves = append(moves, text)
 	}
 
-	var tc, left [2]time.Duration
-	var inc, margin [2]time.Duration
-	fixed := [2]bool{}
-	for c := range gp.names {
-		t := r.cfg.BotTime(gp.names[c])
-		fixed[c], tc[c], left[c], inc[c], margin[c] = t.Fixed(), t.Move, t.Base, t.Increment, t.Margin
-	}
+	clock := engine.NewClock(
+		engine.TimeControl(r.cfg.BotTime(gp.names[game.White])),
+		engine.TimeControl(r.cfg.BotTime(gp.names[game.Black])))
 	var (
 		legalMoves []game.Move
 		legalText  []string
@@ -143,31 +138,13 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			}
 			legal = legalText
 		}
-		allowed := left[side]
-		if fixed[side] {
-			allowed = tc[side]
-		}
-		clock := protocol.Clock{MoveTime: allowed}
-		if !fixed[side] {
-			clock = protocol.Clock{WInc: inc[game.White], BInc: inc[game.Black]}
-			clock.WTime, clock.BTime = left[game.White], left[game.Black]
-			// An opponent on a fixed time per move shows that time.
-			for c := range fixed {
-				if fixed[c] {
-					if game.Color(c) == game.White {
-						clock.WTime = tc[c]
-					} else {
-						clock.BTime = tc[c]
-					}
-				}
-			}
-		}
+		pc, _ := clock.Request(side)
 		sent := time.Now()
 		reply, err := e.Move(ctx, engine.MoveRequest{
 			Moves:    moves,
 			Legal:    legal,
-			Clock:    clock,
-			Deadline: sent.Add(allowed + margin[side]),
+			Clock:    pc,
+			Deadline: clock.Deadline(side, sent),
 		})
 		if err != nil {
 			if ctx.Err() != nil || !botsFault(err) {
@@ -181,8 +158,8 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		if elapsed <= 0 {
 			elapsed = time.Since(sent)
 		}
-		if elapsed > allowed+margin[side] {
-			gp.forfeitKind(ctx, side, ForfeitTime, fmt.Sprintf("move took %v, allowed %v + margin %v", elapsed.Round(time.Microsecond), allowed, margin[side]))
+		if err := clock.Charge(side, elapsed); err != nil {
+			gp.forfeitKind(ctx, side, ForfeitTime, err.Error())
 			return true
 		}
 		m, err := st.ParseMove(reply.Move)
@@ -196,9 +173,6 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		text := m.String()
 		moves = append(moves, text)
 		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed)})
-		if !fixed[side] {
-			left[side] = max(left[side]-elapsed, 0) + inc[side]
-		}
 	}
 }
 

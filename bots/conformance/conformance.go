@@ -399,48 +399,25 @@ func (c *checker) isReady(ctx context.Context, gameName string) {
 	c.pass(name, began, "readyok after the handshake and after two newgames in a row")
 }
 
-// clock is the time control of a check game.
-type clock struct {
-	fixed bool
-	left  [2]time.Duration
-	inc   time.Duration
-}
-
-func (c *checker) newClock(fixed bool) *clock {
-	if fixed {
-		return &clock{fixed: true}
+// newClock returns the clock of a check game: a fixed time per move, or a
+// clock of twenty move times with half a move time of increment.
+func (c *checker) newClock(fixed bool) *engine.Clock {
+	tc := engine.TimeControl{Move: c.cfg.MoveTime, Margin: c.cfg.Margin}
+	if !fixed {
+		tc = engine.TimeControl{Base: 20 * c.cfg.MoveTime, Increment: c.cfg.MoveTime / 2, Margin: c.cfg.Margin}
 	}
-	base := 20 * c.cfg.MoveTime
-	return &clock{left: [2]time.Duration{base, base}, inc: c.cfg.MoveTime / 2}
-}
-
-// request returns the protocol clock for side's move and the time it has.
-func (k *clock) request(side game.Color, moveTime time.Duration) (protocol.Clock, time.Duration) {
-	if k.fixed {
-		return protocol.Clock{MoveTime: moveTime}, moveTime
-	}
-	return protocol.Clock{
-		WTime: k.left[game.White], BTime: k.left[game.Black],
-		WInc: k.inc, BInc: k.inc,
-	}, k.left[side]
-}
-
-// spent charges side for a move that took d.
-func (k *clock) spent(side game.Color, d time.Duration) {
-	if !k.fixed {
-		k.left[side] = max(k.left[side]-d, 0) + k.inc
-	}
+	return engine.NewClock(tc, tc)
 }
 
 // askMove asks e for a move in the position start+moves (st is that
 // position, the bot's turn) and referees the answer. It returns the move
 // played on st, or an error that says what was wrong.
 func (c *checker) askMove(ctx context.Context, e *engine.Engine, st game.State, startText string,
-	moves []string, k *clock) (game.Move, error) {
+	moves []string, k *engine.Clock) (game.Move, error) {
 	side := st.Turn()
-	pc, allowed := k.request(side, c.cfg.MoveTime)
+	pc, _ := k.Request(side)
 	req := engine.MoveRequest{StartText: startText, Moves: moves, Clock: pc,
-		Deadline: time.Now().Add(allowed + c.cfg.Margin)}
+		Deadline: k.Deadline(side, time.Now())}
 	var legal []string
 	if e.WantsLegalMoves() {
 		for _, m := range st.LegalMoves(nil) {
@@ -454,10 +431,8 @@ func (c *checker) askMove(ctx context.Context, e *engine.Engine, st game.State, 
 	if err != nil {
 		return nil, err
 	}
-	k.spent(side, reply.Elapsed)
-	if reply.Elapsed > allowed+c.cfg.Margin {
-		return nil, fmt.Errorf("took %v to answer, allowed %v plus a margin of %v",
-			reply.Elapsed.Round(time.Millisecond), allowed, c.cfg.Margin)
+	if err := k.Charge(side, reply.Elapsed); err != nil {
+		return nil, err
 	}
 	m, err := st.ParseMove(reply.Move)
 	if err == nil {
