@@ -56,7 +56,7 @@ func ParsePosition(text string) (Position, error) {
 	if err := checkPosition(pieces[game.Black], pieces[game.White], kings, turn); err != nil {
 		return Position{}, fmt.Errorf("%w: %q: %v", game.ErrBadPosition, text, err)
 	}
-	return NewPosition(pieces[game.Black], pieces[game.White], kings, turn)
+	return newPosition(pieces[game.Black], pieces[game.White], kings, turn), nil
 }
 
 func parseColorLetter(s string) (game.Color, bool) {

@@ -6,29 +6,47 @@ import (
 	"github.com/arena-games/arena/arena/game"
 )
 
-// sides splits the side to move's pieces by the direction they step in:
-// down (toward higher square numbers) and up. Black's men go down, White's
-// up, and kings both ways. crown is the row where the side's men are crowned.
+// sides splits the side to move's pieces by the direction they step in
+// (see split) and returns its kings, its pieces and the opponent's.
 func (p Position) sides() (down, up, kings, own, opp, crown uint32) {
 	us := p.turn & 1
 	own, opp = p.pieces[us], p.pieces[us^1]
-	kings = own & p.kings
-	if us == game.Black {
-		return own, kings, kings, own, opp, rowBlackCrown
-	}
-	return kings, own, kings, own, opp, rowWhiteCrown
+	down, up, crown = split(own, p.kings, us == game.Black)
+	return down, up, own & p.kings, own, opp, crown
 }
 
-// jumpers returns the pieces that can capture: a piece that steps in
-// direction D jumps when D(s) holds an opponent and D(D(s)) is empty. The
+// split divides the pieces own of one side (Black when black is set) by the
+// direction they step in: down (toward higher square numbers) and up.
+// Black's men go down, White's up, and kings both ways. crown is the row
+// where the side's men are crowned.
+func split(own, kings uint32, black bool) (down, up, crown uint32) {
+	if black {
+		return own, own & kings, rowBlackCrown
+	}
+	return own & kings, own, rowWhiteCrown
+}
+
+// downJumpers returns the squares from which a piece stepping down can jump
+// one of opp: for a step D, D(s) holds an opponent and D(D(s)) is empty. The
 // squares s with D(s) in a set A are the inverse step of A.
+func downJumpers(opp, empty uint32) uint32 {
+	return upRight(opp&upRight(empty)) | upLeft(opp&upLeft(empty))
+}
+
+// upJumpers is downJumpers for a piece stepping up.
+func upJumpers(opp, empty uint32) uint32 {
+	return downRight(opp&downRight(empty)) | downLeft(opp&downLeft(empty))
+}
+
+// jumpers returns the pieces that can capture among down and up, the
+// pieces that step down and up.
 func jumpers(down, up, opp, empty uint32) uint32 {
 	var j uint32
 	if down != 0 {
-		j |= down & (upRight(opp&upRight(empty)) | upLeft(opp&upLeft(empty)))
+		j |= down & downJumpers(opp, empty)
 	}
 	if up != 0 {
-		j |= up & (downRight(opp&downRight(empty)) | downLeft(opp&downLeft(empty)))
+		j |= up & upJumpers(opp, empty)
 	}
 	return j
 }
@@ -37,9 +55,9 @@ func jumpers(down, up, opp, empty uint32) uint32 {
 // against opp (Black when black is set) could jump.
 func manJumpers(opp, empty uint32, black bool) uint32 {
 	if black {
-		return upRight(opp&upRight(empty)) | upLeft(opp&upLeft(empty))
+		return downJumpers(opp, empty)
 	}
-	return downRight(opp&downRight(empty)) | downLeft(opp&downLeft(empty))
+	return upJumpers(opp, empty)
 }
 
 // HasCapture reports whether the side to move can capture. Captures are
@@ -71,18 +89,15 @@ func (p Position) CountMoves() int {
 // countMoves is CountMoves for the side with pieces own (Black when black is
 // set) against opp, with kings the kings of both sides.
 func countMoves(own, opp, kings uint32, black bool) int {
-	down, up := own, own&kings
-	if !black {
-		down, up = own&kings, own
-	}
+	down, up, _ := split(own, kings, black)
 	empty := ^(own | opp)
 	if j := jumpers(down, up, opp, empty); j != 0 {
 		n := 0
 		if men := j &^ kings; men != 0 {
 			if black {
-				n += blackManPaths(men, opp, empty, manJumpers(opp, empty, true))
+				n += blackManPaths(men, opp, empty, downJumpers(opp, empty))
 			} else {
-				n += whiteManPaths(men, opp, empty, manJumpers(opp, empty, false))
+				n += whiteManPaths(men, opp, empty, upJumpers(opp, empty))
 			}
 		}
 		for j &= kings; j != 0; j &= j - 1 {
@@ -181,6 +196,10 @@ func (c *capturer) setPiece(i uint8, kings, crown uint32, turn game.Color) {
 // so landings are counted with a population count, and only those that can
 // jump on are followed. A man reaching the far row has no forward jump left
 // (cont excludes the last two rows), which ends the move there.
+//
+// It and whiteManPaths are kept apart, rather than one function taking the
+// color, because perft's last ply runs through them: the fixed directions
+// keep the recursion free of a per-call branch.
 func blackManPaths(from, opp, empty, cont uint32) int {
 	n := 0
 	for _, l := range [2]uint32{downLeft(downLeft(from)&opp) & empty, downRight(downRight(from)&opp) & empty} {

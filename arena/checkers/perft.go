@@ -29,10 +29,7 @@ func perft(own, opp, kings uint32, black bool, depth int) uint64 {
 	if depth == 1 {
 		return uint64(countMoves(own, opp, kings, black))
 	}
-	down, up, crown := own, own&kings, uint32(rowBlackCrown)
-	if !black {
-		down, up, crown = own&kings, own, rowWhiteCrown
-	}
+	down, up, crown := split(own, kings, black)
 	empty := ^(own | opp)
 	if j := jumpers(down, up, opp, empty); j != 0 {
 		var n uint64

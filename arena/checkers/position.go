@@ -29,9 +29,7 @@ type Position struct {
 // StartPosition returns the initial position: Black on 1-12, White on
 // 21-32, Black to move.
 func StartPosition() Position {
-	p := Position{pieces: [2]uint32{game.White: 0xFFF00000, game.Black: 0x00000FFF}, turn: game.Black}
-	p.hash = p.computeHash()
-	return p
+	return newPosition(0x00000FFF, 0xFFF00000, 0, game.Black)
 }
 
 // NewPosition builds a position from the squares of the black and the white
@@ -43,9 +41,14 @@ func NewPosition(black, white, kings Bitboard, turn game.Color) (Position, error
 	if err := checkPosition(black, white, kings, turn); err != nil {
 		return Position{}, fmt.Errorf("%w: %v", game.ErrBadPosition, err)
 	}
+	return newPosition(black, white, kings, turn), nil
+}
+
+// newPosition builds a position that checkPosition has accepted.
+func newPosition(black, white, kings Bitboard, turn game.Color) Position {
 	p := Position{pieces: [2]uint32{game.White: uint32(white), game.Black: uint32(black)}, kings: uint32(kings), turn: turn}
 	p.hash = p.computeHash()
-	return p, nil
+	return p
 }
 
 func checkPosition(black, white, kings Bitboard, turn game.Color) error {

@@ -63,11 +63,8 @@ func (s *State) Text() string { return s.pos.String() }
 // String returns the position in canonical PDN FEN.
 func (s *State) String() string { return s.pos.String() }
 
-// Clone returns an independent copy.
-func (s *State) Clone() game.State { return s.CloneState() }
-
-// CloneState returns an independent copy as a *State.
-func (s *State) CloneState() *State {
+// Clone returns an independent copy, a *State.
+func (s *State) Clone() game.State {
 	c := *s
 	c.history = slices.Clone(s.history)
 	return &c

@@ -195,40 +195,63 @@ var shuffle = []string{"1-5", "32-28", "5-1", "28-32"}
 
 const shuffleFEN = "B:WK32:BK1"
 
-func TestRepetition(t *testing.T) {
+// playShuffle plays the shuffle on s until the game ends or limit plies
+// have been played, checking Ply after each, and returns the ply at which the
+// game ended (0 if it goes on).
+func playShuffle(t *testing.T, s *State, limit int) int {
+	t.Helper()
+	for ply := 1; ply <= limit; ply++ {
+		playAll(t, s, shuffle[(ply-1)%4])
+		if s.Ply() != ply {
+			t.Fatalf("Ply() = %d, want %d", s.Ply(), ply)
+		}
+		if s.Outcome().Over() {
+			return ply
+		}
+	}
+	return 0
+}
+
+// TestDrawRules plays the shuffle under each draw rule alone and checks the
+// ply and the reason of the draw.
+func TestDrawRules(t *testing.T) {
+	const limit = 500
 	tests := []struct {
-		setting string
-		drawAt  int // ply of the draw; 0 = no draw within 40 plies
+		settings []string
+		drawAt   int // ply of the draw; 0 = no draw within limit plies
+		reason   string
 	}{
-		{"repetition=3", 8}, // the start position for the third time
-		{"repetition=2", 4},
-		{"repetition=5", 16},
-		{"repetition=0", 0},
+		{[]string{"repetition=3", "quiet_moves=0", "max_plies=0"}, 8, game.ReasonRepetition}, // the start position for the third time
+		{[]string{"repetition=2", "quiet_moves=0", "max_plies=0"}, 4, game.ReasonRepetition},
+		{[]string{"repetition=5", "quiet_moves=0", "max_plies=0"}, 16, game.ReasonRepetition},
+		{[]string{"quiet_moves=40", "repetition=0", "max_plies=0"}, 80, game.ReasonQuietMoves},
+		{[]string{"quiet_moves=2", "repetition=0", "max_plies=0"}, 4, game.ReasonQuietMoves},
+		{[]string{"max_plies=5", "repetition=0", "quiet_moves=0"}, 5, game.ReasonMaxPlies},
+		{[]string{"max_plies=1", "repetition=0", "quiet_moves=0"}, 1, game.ReasonMaxPlies},
+		{[]string{"repetition=0", "quiet_moves=0"}, 400, game.ReasonMaxPlies}, // the default cap
+		{[]string{"repetition=0", "quiet_moves=0", "max_plies=0"}, 0, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.setting, func(t *testing.T) {
-			s := newState(t, shuffleFEN, tt.setting, "quiet_moves=0", "max_plies=0")
-			for ply := 1; ply <= 40; ply++ {
-				playAll(t, s, shuffle[(ply-1)%4])
-				o := s.Outcome()
-				if ply == tt.drawAt {
-					if o.Result != game.Draw || o.Reason != game.ReasonRepetition {
-						t.Fatalf("ply %d: %+v, want a repetition draw", ply, o)
-					}
-					if got, want := s.Repetitions(), (tt.drawAt/4)+1; got != want {
-						t.Errorf("Repetitions() = %d, want %d", got, want)
-					}
-					if err := s.Play(s.Position().GenerateMoves(nil)[0]); !errors.Is(err, game.ErrGameOver) {
-						t.Errorf("Play after the draw: %v, want ErrGameOver", err)
-					}
-					return
-				}
-				if o.Over() {
-					t.Fatalf("ply %d: game over early: %+v", ply, o)
+		t.Run(strings.Join(tt.settings, ","), func(t *testing.T) {
+			s := newState(t, shuffleFEN, tt.settings...)
+			got := playShuffle(t, s, limit)
+			if got != tt.drawAt {
+				t.Fatalf("game ended at ply %d with %+v, want a %s draw at ply %d (0 = none within %d)",
+					got, s.Outcome(), tt.reason, tt.drawAt, limit)
+			}
+			if tt.drawAt == 0 {
+				return
+			}
+			if o := s.Outcome(); o.Result != game.Draw || o.Reason != tt.reason {
+				t.Fatalf("ply %d: %+v, want a %s draw", got, o, tt.reason)
+			}
+			if tt.reason == game.ReasonRepetition {
+				if got, want := s.Repetitions(), (tt.drawAt/4)+1; got != want {
+					t.Errorf("Repetitions() = %d, want %d", got, want)
 				}
 			}
-			if tt.drawAt != 0 {
-				t.Fatalf("no draw by ply 40")
+			if err := s.Play(s.Position().GenerateMoves(nil)[0]); !errors.Is(err, game.ErrGameOver) {
+				t.Errorf("Play after the draw: %v, want ErrGameOver", err)
 			}
 		})
 	}
@@ -266,38 +289,6 @@ func TestIrreversibleMoveClearsHistory(t *testing.T) {
 	}
 }
 
-func TestQuietMoves(t *testing.T) {
-	tests := []struct {
-		setting string
-		drawAt  int
-	}{
-		{"quiet_moves=40", 80},
-		{"quiet_moves=2", 4},
-		{"quiet_moves=0", 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.setting, func(t *testing.T) {
-			s := newState(t, shuffleFEN, tt.setting, "repetition=0", "max_plies=0")
-			for ply := 1; ply <= 100; ply++ {
-				playAll(t, s, shuffle[(ply-1)%4])
-				o := s.Outcome()
-				if ply == tt.drawAt {
-					if o.Result != game.Draw || o.Reason != game.ReasonQuietMoves {
-						t.Fatalf("ply %d: %+v, want a quiet-moves draw", ply, o)
-					}
-					return
-				}
-				if o.Over() {
-					t.Fatalf("ply %d: game over early: %+v", ply, o)
-				}
-			}
-			if tt.drawAt != 0 {
-				t.Fatalf("no draw by ply 100")
-			}
-		})
-	}
-}
-
 func TestQuietMovesResetByManMoveAndCapture(t *testing.T) {
 	// Kings on 1 and 32, Black men on 9 and 10, a White man on 27.
 	s := newState(t, "B:WK32,27:BK1,9", "quiet_moves=2", "repetition=0", "max_plies=0")
@@ -322,51 +313,6 @@ func TestQuietMovesResetByManMoveAndCapture(t *testing.T) {
 	playAll(t, c, "22x15")
 	if got := c.QuietPlies(); got != 0 {
 		t.Errorf("QuietPlies() after a king capture = %d, want 0", got)
-	}
-}
-
-func TestMaxPlies(t *testing.T) {
-	tests := []struct {
-		setting string
-		drawAt  int
-	}{
-		{"max_plies=5", 5},
-		{"max_plies=1", 1},
-		{"max_plies=0", 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.setting, func(t *testing.T) {
-			s := newState(t, shuffleFEN, tt.setting, "repetition=0", "quiet_moves=0")
-			for ply := 1; ply <= 500; ply++ {
-				playAll(t, s, shuffle[(ply-1)%4])
-				if s.Ply() != ply {
-					t.Fatalf("Ply() = %d, want %d", s.Ply(), ply)
-				}
-				o := s.Outcome()
-				if ply == tt.drawAt {
-					if o.Result != game.Draw || o.Reason != game.ReasonMaxPlies {
-						t.Fatalf("ply %d: %+v, want a max-plies draw", ply, o)
-					}
-					return
-				}
-				if o.Over() {
-					t.Fatalf("ply %d: game over early: %+v", ply, o)
-				}
-			}
-			if tt.drawAt != 0 {
-				t.Fatalf("no draw by ply 500")
-			}
-		})
-	}
-}
-
-func TestDefaultMaxPlies(t *testing.T) {
-	s := newState(t, shuffleFEN, "repetition=0", "quiet_moves=0")
-	for ply := 1; !s.Outcome().Over(); ply++ {
-		playAll(t, s, shuffle[(ply-1)%4])
-	}
-	if o := s.Outcome(); s.Ply() != 400 || o.Reason != game.ReasonMaxPlies {
-		t.Errorf("game ended at ply %d with %+v, want a max-plies draw at 400", s.Ply(), o)
 	}
 }
 

@@ -21,8 +21,8 @@ func BenchmarkPerft(b *testing.B) {
 
 // benchPositions returns positions from seeded random cheversi games, one
 // per ply of each game.
-func benchPositions(b *testing.B) []Position {
-	r := mustRules(b, "cheversi")
+func benchPositions(tb testing.TB) []Position {
+	r := mustRules(tb, "cheversi")
 	rng := rand.New(rand.NewPCG(7, 7))
 	var out []Position
 	var buf [NumPieces * NumSquares]Move
@@ -105,5 +105,37 @@ func BenchmarkScore(b *testing.B) {
 			}
 			_ = n
 		})
+	}
+}
+
+// TestHotPathDoesNotAllocate checks the allocation-free promise of
+// GenerateMoves, CountMoves, Play, Score, Hash, Perft and ParseMove.
+func TestHotPathDoesNotAllocate(t *testing.T) {
+	ps := benchPositions(t)
+	buf := make([]Move, 0, NumPieces*NumSquares)
+	for _, i := range []int{0, 1, len(ps) / 2, len(ps) - 2} {
+		p := ps[i]
+		moves := p.GenerateMoves(nil)
+		if len(moves) == 0 {
+			t.Fatalf("%s: no legal moves", p.Text())
+		}
+		text := moves[len(moves)-1].String()
+		checks := []struct {
+			name string
+			f    func()
+		}{
+			{"GenerateMoves", func() { buf = p.GenerateMoves(buf[:0]) }},
+			{"CountMoves", func() { _ = p.CountMoves() }},
+			{"Play", func() { c := p; c.Play(moves[0]) }},
+			{"Score", func() { _ = p.Score(game.White) + p.Score(game.Black) }},
+			{"Hash", func() { _ = p.Hash() }},
+			{"Perft", func() { _ = p.Perft(2) }},
+			{"ParseMove", func() { _, _ = p.ParseMove(text) }},
+		}
+		for _, c := range checks {
+			if n := testing.AllocsPerRun(20, c.f); n != 0 {
+				t.Errorf("%s: %s allocates %v times per run", p.Text(), c.name, n)
+			}
+		}
 	}
 }

@@ -195,21 +195,3 @@ func rookAttacks(sq Square, occ uint64) uint64 {
 func bishopAttacks(sq Square, occ uint64) uint64 {
 	return ray(dirNE, sq, occ) | ray(dirNW, sq, occ) | ray(dirSW, sq, occ) | ray(dirSE, sq, occ)
 }
-
-// attacks returns the squares a piece of kind pc on sq attacks given the
-// occupied squares occ. Sliding attacks include the first blocker.
-func attacks(pc Piece, sq Square, occ uint64) uint64 {
-	switch pc {
-	case King:
-		return kingAttacks[sq]
-	case Queen:
-		return rookAttacks(sq, occ) | bishopAttacks(sq, occ)
-	case Rook:
-		return rookAttacks(sq, occ)
-	case Bishop:
-		return bishopAttacks(sq, occ)
-	case Knight:
-		return knightAttacks[sq]
-	}
-	return 0
-}

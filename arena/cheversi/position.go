@@ -222,9 +222,8 @@ func (p *Position) GenerateMoves(dst []Move) []Move {
 	var t moveMasks
 	p.targets(&t)
 	for k := range Piece(NumPieces) {
-		hi := uint16(k+1) << 6
 		for b := t[k]; b != 0; b &= b - 1 {
-			dst = append(dst, Move(hi|uint16(bits.TrailingZeros64(b))))
+			dst = append(dst, NewMove(k, Square(bits.TrailingZeros64(b))))
 		}
 	}
 	return dst
@@ -462,11 +461,12 @@ func (p *Position) check(m Move) error {
 	if !m.Valid() {
 		return fmt.Errorf("%w: invalid move %v", game.ErrIllegalMove, m)
 	}
-	if p.Over() {
-		return fmt.Errorf("%w %v: %w", game.ErrIllegalMove, m, game.ErrGameOver)
-	}
 	var t moveMasks
 	p.targets(&t)
+	if t == (moveMasks{}) {
+		// No legal move at all: the game is over (see Over).
+		return fmt.Errorf("%w %v: %w", game.ErrIllegalMove, m, game.ErrGameOver)
+	}
 	pc, sq := m.Piece(), m.Square()
 	if t[pc]&(1<<sq) != 0 {
 		return nil
@@ -477,7 +477,7 @@ func (p *Position) check(m Move) error {
 // whyIllegal explains why placing pc on sq is not legal, testing the rules
 // in the order targets applies them.
 func (p *Position) whyIllegal(pc Piece, sq Square) string {
-	us := game.Color(p.ply & 1)
+	us := p.Turn()
 	o := &p.opts
 	b := uint64(1) << sq
 	occ := p.occ[0] | p.occ[1]

@@ -64,7 +64,7 @@ func (s *State) PlayMove(m Move) error {
 	if err := s.pos.check(m); err != nil {
 		return err
 	}
-	s.pos.place(s.pos.ply&1, m.Piece(), m.Square())
+	s.pos.Play(m)
 	return nil
 }
 

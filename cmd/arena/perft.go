@@ -83,30 +83,51 @@ func runPerft(ctx context.Context, args []string) error {
 			return fmt.Errorf("--moves: move %d %q: %w", i+1, text, err)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	if !*divide {
-		fmt.Fprintln(out, perft(state, *depth))
+		n, err := countUntilDone(ctx, state, *depth)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out, n)
 		return nil
 	}
 	var total uint64
 	for _, m := range state.LegalMoves(nil) {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		child := state.Clone()
 		if err := child.Play(m); err != nil {
 			return fmt.Errorf("playing %s: %w", m, err)
 		}
-		n := perft(child, *depth-1)
+		n, err := countUntilDone(ctx, child, *depth-1)
+		if err != nil {
+			return err
+		}
 		total += n
 		fmt.Fprintf(out, "%s %d\n", m, n)
 	}
 	fmt.Fprintln(out, total)
 	return nil
+}
+
+// countUntilDone returns perft(s, depth), or ctx's error as soon as ctx is
+// done: a deep count can run for hours and the rules packages' counters do
+// not look at ctx, so an interrupt must not wait for it. The counting
+// goroutine ends when its count does; after an interrupt the command
+// returns, the process exits and the abandoned count with it. s must not be
+// used again once ctx is done.
+func countUntilDone(ctx context.Context, s game.State, depth int) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	done := make(chan uint64, 1) // buffered: the goroutine never blocks on send
+	go func() { done <- perft(s, depth) }()
+	select {
+	case n := <-done:
+		return n, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
 }
 
 // perft counts leaf move sequences, using the rules package's fast counter
