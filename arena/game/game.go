@@ -169,3 +169,17 @@ type Rules interface {
 type Setting struct {
 	Key, Value string
 }
+
+// PlayText decodes move text against st and plays it: the one step of
+// refereeing a move given as text. The error is ParseMove's or Play's; st
+// is unchanged when it is not nil.
+func PlayText(st State, text string) (Move, error) {
+	m, err := st.ParseMove(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Play(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

@@ -90,3 +90,37 @@ func ExampleNew() {
 	// black_king_last=false
 	// scoring=squares
 }
+
+func TestPlayText(t *testing.T) {
+	for _, tc := range []struct {
+		game, legal, illegal, garbage string
+	}{
+		{"cheversi", "K@e4", "Q@e4", "K@z9"},
+		{"checkers", "9-13", "13-17", "9+13"},
+	} {
+		rules, err := games.New(tc.game, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := rules.Start()
+		start := st.Text()
+		for _, bad := range []struct {
+			text string
+			want error
+		}{{tc.illegal, game.ErrIllegalMove}, {tc.garbage, game.ErrBadNotation}} {
+			if m, err := game.PlayText(st, bad.text); !errors.Is(err, bad.want) || m != nil {
+				t.Errorf("%s: PlayText(%q) = %v, %v; want an error wrapping %v", tc.game, bad.text, m, err, bad.want)
+			}
+			if st.Text() != start || st.Ply() != 0 {
+				t.Errorf("%s: PlayText(%q) changed the position to %q", tc.game, bad.text, st.Text())
+			}
+		}
+		m, err := game.PlayText(st, tc.legal)
+		if err != nil || m.String() != tc.legal {
+			t.Fatalf("%s: PlayText(%q) = %v, %v; want the move played", tc.game, tc.legal, m, err)
+		}
+		if st.Ply() != 1 || st.Text() == start {
+			t.Errorf("%s: after PlayText(%q): ply %d, text %q; want the move on the board", tc.game, tc.legal, st.Ply(), st.Text())
+		}
+	}
+}

@@ -99,11 +99,8 @@ func LoadOpenings(cfg *Config) ([]Opening, error) {
 func CanonicalizeOpening(rules game.Rules, o *Opening) error {
 	st := rules.Start()
 	for i, text := range o.Moves {
-		m, err := st.ParseMove(text)
+		m, err := game.PlayText(st, text)
 		if err != nil {
-			return fmt.Errorf("%w: move %d %q: %w", ErrOpenings, i+1, text, err)
-		}
-		if err := st.Play(m); err != nil {
 			return fmt.Errorf("%w: move %d %q: %w", ErrOpenings, i+1, text, err)
 		}
 		o.Moves[i] = m.String()

@@ -103,11 +103,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 	st := r.rules.Start()
 	moves := make([]string, 0, len(op.Moves)+64)
 	for _, text := range op.Moves {
-		m, err := st.ParseMove(text)
-		if err == nil {
-			err = st.Play(m)
-		}
-		if err != nil {
+		if _, err := game.PlayText(st, text); err != nil {
 			// Openings are checked when they are loaded: not reached.
 			return gp.abandon(ctx, fmt.Errorf("opening move %q: %w", text, err))
 		}
@@ -162,10 +158,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			gp.forfeitKind(ctx, side, ForfeitTime, err.Error())
 			return true
 		}
-		m, err := st.ParseMove(reply.Move)
-		if err == nil {
-			err = st.Play(m)
-		}
+		m, err := game.PlayText(st, reply.Move)
 		if err != nil {
 			gp.forfeitKind(ctx, side, ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", reply.Move, st.Ply()+1, err))
 			return true

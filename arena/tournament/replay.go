@@ -29,11 +29,7 @@ func RulesOf(rec *Record) (game.Rules, error) {
 func Replay(rules game.Rules, rec *Record) (game.State, error) {
 	st := rules.Start()
 	for i, text := range rec.AllMoves() {
-		m, err := st.ParseMove(text)
-		if err == nil {
-			err = st.Play(m)
-		}
-		if err != nil {
+		if _, err := game.PlayText(st, text); err != nil {
 			return nil, fmt.Errorf("%w: game %d: ply %d %q: %w", ErrVerify, rec.ID, i+1, text, err)
 		}
 	}

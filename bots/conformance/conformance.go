@@ -434,10 +434,7 @@ func (c *checker) askMove(ctx context.Context, e *engine.Engine, st game.State, 
 	if err := k.Charge(side, reply.Elapsed); err != nil {
 		return nil, err
 	}
-	m, err := st.ParseMove(reply.Move)
-	if err == nil {
-		err = st.Play(m)
-	}
+	m, err := game.PlayText(st, reply.Move)
 	if err != nil {
 		return nil, fmt.Errorf("move %q (%s to move in %s): %w", reply.Move, side, st.Text(), err)
 	}
@@ -553,11 +550,7 @@ func (c *checker) randomLine(rules game.Rules, plies int, accept func(game.State
 // playMoves plays moves, in the game's notation, on st.
 func playMoves(st game.State, moves []string) error {
 	for _, text := range moves {
-		m, err := st.ParseMove(text)
-		if err == nil {
-			err = st.Play(m)
-		}
-		if err != nil {
+		if _, err := game.PlayText(st, text); err != nil {
 			return fmt.Errorf("move %q: %w", text, err)
 		}
 	}

@@ -380,10 +380,7 @@ func (s *session) state() (game.State, error) {
 		s.cacheText, s.cacheMoves, s.cacheState = p.Text, s.cacheMoves[:0], st
 	}
 	for i := len(s.cacheMoves); i < len(p.Moves); i++ {
-		mv, err := s.cacheState.ParseMove(p.Moves[i])
-		if err == nil {
-			err = s.cacheState.Play(mv)
-		}
+		_, err := game.PlayText(s.cacheState, p.Moves[i])
 		if err != nil {
 			s.cacheState = nil
 			return nil, fmt.Errorf("sdk: position: move %d %q: %w", i+1, p.Moves[i], err)

@@ -75,11 +75,7 @@ func runPerft(ctx context.Context, args []string) error {
 		}
 	}
 	for i, text := range strings.Fields(*moves) {
-		m, err := state.ParseMove(text)
-		if err != nil {
-			return fmt.Errorf("--moves: move %d %q: %w", i+1, text, err)
-		}
-		if err := state.Play(m); err != nil {
+		if _, err := game.PlayText(state, text); err != nil {
 			return fmt.Errorf("--moves: move %d %q: %w", i+1, text, err)
 		}
 	}
