@@ -167,7 +167,8 @@ type Rules interface {
 
 // Setting is one rule switch and its value.
 type Setting struct {
-	Key, Value string
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // PlayText decodes move text against st and plays it: the one step of

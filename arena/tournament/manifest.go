@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/arena-games/arena/arena/game"
 )
 
 // ManifestFile is the manifest's file name in a tournament's output
@@ -23,20 +25,20 @@ var ErrScheduleChanged = errors.New("the configuration changes the schedule of t
 // written when the tournament starts; a later run resumes the tournament
 // only if its schedule has the same fingerprint.
 type Manifest struct {
-	Version     int       `json:"version"`
-	Name        string    `json:"name"`
-	Config      string    `json:"config,omitempty"` // the configuration file it was started from
-	Created     time.Time `json:"created"`
-	Fingerprint string    `json:"fingerprint"`
-	Games       int       `json:"games"` // scheduled games
-	Game        string    `json:"game"`
-	Preset      string    `json:"preset"`
-	Rules       []Setting `json:"rules"`
-	Format      string    `json:"format"`
-	Rounds      int       `json:"rounds"`
-	Bots        []string  `json:"bots"`
-	Players     []string  `json:"players,omitempty"`
-	Openings    []Opening `json:"openings"`
+	Version     int            `json:"version"`
+	Name        string         `json:"name"`
+	Config      string         `json:"config,omitempty"` // the configuration file it was started from
+	Created     time.Time      `json:"created"`
+	Fingerprint string         `json:"fingerprint"`
+	Games       int            `json:"games"` // scheduled games
+	Game        string         `json:"game"`
+	Preset      string         `json:"preset"`
+	Rules       []game.Setting `json:"rules"`
+	Format      string         `json:"format"`
+	Rounds      int            `json:"rounds"`
+	Bots        []string       `json:"bots"`
+	Players     []string       `json:"players,omitempty"`
+	Openings    []Opening      `json:"openings"`
 }
 
 // NewManifest describes the tournament of cfg with schedule s.
@@ -50,7 +52,7 @@ func NewManifest(cfg *Config, s *Schedule) *Manifest {
 		Games:       len(s.Games),
 		Game:        cfg.Rules.Game(),
 		Preset:      cfg.Rules.Preset(),
-		Rules:       settingsOf(cfg.Rules),
+		Rules:       cfg.Rules.Settings(),
 		Format:      cfg.Format.Kind,
 		Rounds:      cfg.Format.Rounds,
 		Bots:        cfg.BotNames(),

@@ -103,7 +103,7 @@ func termination(rec *Record) string {
 	return "normal"
 }
 
-func rulesText(rules []Setting) string {
+func rulesText(rules []game.Setting) string {
 	parts := make([]string, len(rules))
 	for i, s := range rules {
 		parts[i] = s.Key + "=" + s.Value

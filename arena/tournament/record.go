@@ -34,9 +34,9 @@ type Record struct {
 	PairKey string        `json:"pair"`  // shared by the two colour assignments of one opening in one round
 	Opening RecordOpening `json:"opening"`
 
-	Game   string    `json:"game"`
-	Preset string    `json:"preset"`
-	Rules  []Setting `json:"rules"` // every switch with its value
+	Game   string         `json:"game"`
+	Preset string         `json:"preset"`
+	Rules  []game.Setting `json:"rules"` // every switch with its value
 
 	White      string `json:"white"`
 	Black      string `json:"black"`
@@ -59,12 +59,6 @@ type RecordOpening struct {
 	Index int      `json:"index"` // 1-based position in the tournament's opening list
 	Name  string   `json:"name,omitempty"`
 	Moves []string `json:"moves"`
-}
-
-// Setting is a rule switch as stored in the journal.
-type Setting struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
 }
 
 // MoveRecord is one move played by a bot and the time it took (measured by
@@ -113,30 +107,12 @@ func (r *Record) Points(bot string) float64 {
 	return 0
 }
 
-// Settings returns the rules as game settings.
-func (r *Record) Settings() []game.Setting {
-	out := make([]game.Setting, len(r.Rules))
-	for i, s := range r.Rules {
-		out[i] = game.Setting{Key: s.Key, Value: s.Value}
-	}
-	return out
-}
-
 // AllMoves returns the opening moves followed by the played moves.
 func (r *Record) AllMoves() []string {
 	out := make([]string, 0, len(r.Opening.Moves)+len(r.Moves))
 	out = append(out, r.Opening.Moves...)
 	for _, m := range r.Moves {
 		out = append(out, m.Move)
-	}
-	return out
-}
-
-func settingsOf(rules game.Rules) []Setting {
-	in := rules.Settings()
-	out := make([]Setting, len(in))
-	for i, s := range in {
-		out[i] = Setting{Key: s.Key, Value: s.Value}
 	}
 	return out
 }

@@ -15,7 +15,7 @@ var ErrVerify = errors.New("recorded game does not verify")
 
 // RulesOf builds the rules a record was played under.
 func RulesOf(rec *Record) (game.Rules, error) {
-	rules, err := games.New(rec.Game, rec.Preset, rec.Settings())
+	rules, err := games.New(rec.Game, rec.Preset, rec.Rules)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", rec.ID, err)
 	}

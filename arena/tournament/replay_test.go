@@ -15,12 +15,8 @@ import (
 func playedRecord(t testing.TB, gameName string, opening []string, maxPlies int) tournament.Record {
 	t.Helper()
 	rules := rulesFor(t, gameName, "")
-	var settings []tournament.Setting
-	for _, s := range rules.Settings() {
-		settings = append(settings, tournament.Setting{Key: s.Key, Value: s.Value})
-	}
 	rec := tournament.Record{
-		ID: 7, Round: 1, PairKey: "r1/o1/a/b", Game: gameName, Preset: rules.Preset(), Rules: settings,
+		ID: 7, Round: 1, PairKey: "r1/o1/a/b", Game: gameName, Preset: rules.Preset(), Rules: rules.Settings(),
 		White: "a", Black: "b", FirstMover: rules.FirstMover().String(),
 		Opening: tournament.RecordOpening{Index: 1, Moves: opening},
 	}

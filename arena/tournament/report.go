@@ -65,7 +65,7 @@ func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, err
 func RatingOptions(m *Manifest) rating.Options {
 	var opt rating.Options
 	if m.Game == "cheversi" && m.Preset == "cheversi" {
-		if r, err := games.New(m.Game, m.Preset, nil); err == nil && slices.Equal(settingsOf(r), m.Rules) {
+		if r, err := games.New(m.Game, m.Preset, nil); err == nil && slices.Equal(r.Settings(), m.Rules) {
 			opt.Reference = rating.CheversiHumanReference()
 		}
 	}

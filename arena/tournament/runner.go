@@ -95,7 +95,7 @@ type runner struct {
 	pgn      *os.File
 	logFile  *os.File
 	prog     *progress
-	settings []Setting
+	settings []game.Setting
 	sprt     *sprtState // nil without a configured test
 
 	noticeMu sync.Mutex
@@ -119,7 +119,7 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 	if opts.Out != "" {
 		dir = opts.Out
 	}
-	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, sched: sched, dir: dir, settings: settingsOf(cfg.Rules), noticed: map[string]bool{}}
+	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, sched: sched, dir: dir, settings: cfg.Rules.Settings(), noticed: map[string]bool{}}
 	self := r
 	defer func() {
 		if err != nil {

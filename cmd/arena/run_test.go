@@ -131,12 +131,8 @@ func TestReportRebuildsFiles(t *testing.T) {
 // ply and returns its record.
 func playFirstMoves(t *testing.T, rules game.Rules, g tournament.Scheduled) tournament.Record {
 	t.Helper()
-	var settings []tournament.Setting
-	for _, s := range rules.Settings() {
-		settings = append(settings, tournament.Setting{Key: s.Key, Value: s.Value})
-	}
 	rec := tournament.Record{
-		ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rules.Game(), Preset: rules.Preset(), Rules: settings,
+		ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rules.Game(), Preset: rules.Preset(), Rules: rules.Settings(),
 		Opening: tournament.RecordOpening{Index: g.Opening + 1, Moves: []string{}},
 		White:   g.White, Black: g.Black, FirstMover: rules.FirstMover().String(), Start: time.Now().UTC(),
 	}
