@@ -21,7 +21,6 @@ func WriteCSV(w io.Writer, a *rating.Analysis) error {
 	if err := cw.Write(header); err != nil {
 		return err
 	}
-	f1 := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 	p1 := func(x *float64) string {
 		if x == nil {
 			return ""

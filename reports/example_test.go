@@ -43,6 +43,29 @@ func ExampleWriteTerminal() {
 	if err := reports.WriteTerminal(os.Stdout, reports.Meta{Name: "Example match"}, a); err != nil {
 		fmt.Println(err)
 	}
+	// Output:
+	// Example match
+	//
+	// ┌───┬────────┬─────┬───────┬───────┬────┬───┬────┬───────┬───────┬───────────┬───────────┬──────────┐
+	// │ # │ Player │ Elo │ ± 95% │ Games │ W  │ D │ L  │ Score │ Draws │ Score 1st │ Score 2nd │ LOS next │
+	// ├───┼────────┼─────┼───────┼───────┼────┼───┼────┼───────┼───────┼───────────┼───────────┼──────────┤
+	// │ 1 │ alpha  │ +71 │    70 │    16 │ 10 │ 3 │  3 │ 71.9% │ 18.8% │     87.5% │     56.2% │    97.6% │
+	// │ 2 │ beta   │ -71 │    70 │    16 │  3 │ 3 │ 10 │ 28.1% │ 18.8% │     43.8% │     12.5% │        – │
+	// └───┴────────┴─────┴───────┴───────┴────┴───┴────┴───────┴───────┴───────────┴───────────┴──────────┘
+	// 16 games; model bayeselo; first-mover advantage +98 ± 142 Elo (112.7 before scaling); drawElo 130.8, display scale 0.871; draw rate between equal players 36.0%; prior 2 virtual draws.
+	//
+	// ┌─────────────────────────────┬──────────────────────┐
+	// │     First mover (white)     │     These games      │
+	// ├─────────────────────────────┼──────────────────────┤
+	// │ Games                       │                   16 │
+	// │ Wins                        │            9 (56.2%) │
+	// │ Draws                       │            3 (18.8%) │
+	// │ Losses                      │            4 (25.0%) │
+	// │ Score (95% interval)        │ 65.6% [44.0%, 82.3%] │
+	// │ z-test                      │  z = 1.48, p = 0.139 │
+	// │ Sign test on decisive games │            p = 0.267 │
+	// │ Fitted advantage            │        +98 ± 142 Elo │
+	// └─────────────────────────────┴──────────────────────┘
 }
 
 func ExampleWriteFiles() {

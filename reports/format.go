@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,9 @@ func pct(x float64) string {
 	}
 	return fmt.Sprintf("%.1f%%", 100*x)
 }
+
+// f1 formats a number with one decimal.
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
 // pctp formats an optional fraction.
 func pctp(x *float64) string {
@@ -132,6 +136,3 @@ func losp(x *float64) string {
 	}
 	return los(*x)
 }
-
-// losNext formats the LOS over the next player.
-func losNext(p rating.PlayerStats) string { return losp(p.LOSNext) }

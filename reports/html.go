@@ -28,11 +28,6 @@ const (
 	maxLabelLen = 48
 )
 
-type htmlTable struct {
-	Header []string
-	Rows   [][]string
-}
-
 type ratingRow struct {
 	Y, TextY, X1, X2, CX, Cap1, Cap2 string
 	Name, Label                      string
@@ -80,20 +75,18 @@ type htmlView struct {
 	Sources                               []string
 	Summary                               string
 	Level                                 string
-	Standings                             htmlTable
+	Standings                             table
 	Ratings                               ratingChart
 	CrossNames                            []string
 	Cross                                 []crossRow
-	Side                                  htmlTable
+	Side                                  table
 	SideChart                             sideChart
-	Openings                              htmlTable
-	ByPlayer                              htmlTable
-	Pairs                                 htmlTable
+	Openings                              table
+	ByPlayer                              table
+	Pairs                                 table
 	Groups                                [][]string
 	Notes                                 []string
 }
-
-func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 
 // WriteHTML writes report.html: one self-contained page with inline CSS
 // and SVG charts (ratings with their intervals, the cross table, the side
@@ -117,37 +110,14 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	if !m.Finished.IsZero() {
 		v.Finished = when(m.Finished)
 	}
-	v.Standings = htmlTable{standingsHeader(a), standingsRows(a)}
+	v.Standings = standingsTable(a)
 	v.Ratings = ratingsChart(a)
 	v.CrossNames, v.Cross = crossTable(a)
-	h, rows := sideRows(a)
-	v.Side = htmlTable{h, rows}
+	v.Side = sideTable(a)
 	v.SideChart = sideBalanceChart(a)
-	for _, p := range a.Players {
-		v.ByPlayer.Rows = append(v.ByPlayer.Rows, []string{
-			p.Name, wdl(p.FirstMover.Wins, p.FirstMover.Draws, p.FirstMover.Losses), sideScore(p.FirstMover),
-			wdl(p.SecondMover.Wins, p.SecondMover.Draws, p.SecondMover.Losses), sideScore(p.SecondMover),
-		})
-	}
-	v.ByPlayer.Header = []string{"Player", "As first mover W / D / L", "Score", "As second mover W / D / L", "Score"}
-	v.Openings.Header = []string{"Opening", "Games", "First mover W / D / L", "Score (" + level(a) + ")", "Sign test p"}
-	for _, o := range a.SideBalance.Openings {
-		v.Openings.Rows = append(v.Openings.Rows, []string{
-			o.Opening, strconv.Itoa(o.Games), wdl(o.Wins, o.Draws, o.Losses),
-			fmt.Sprintf("%s [%s, %s]", pct(o.Score), pct(o.ScoreLow), pct(o.ScoreHigh)), pvalue(o.SignTestP),
-		})
-	}
-	v.Pairs.Header = []string{"A", "B", "Games", "A's W / D / L", "A's score", "Elo diff", "LOS", "Draws", "Pairs (LL, LD, WL+DD, WD, WW)"}
-	for _, p := range a.Pairs {
-		penta := dash
-		if p.Pentanomial != nil {
-			penta = fmt.Sprintf("%v: %s ± %s", p.Pentanomial.Counts, elop(p.Pentanomial.Elo), plusMinus(p.Pentanomial.Margin))
-		}
-		v.Pairs.Rows = append(v.Pairs.Rows, []string{
-			p.A, p.B, strconv.Itoa(p.Games), wdl(p.Wins, p.Draws, p.Losses), pct(p.Score),
-			fmt.Sprintf("%s ± %s", elop(p.Elo), plusMinus(p.Margin)), los(p.LOS), pct(p.DrawRatio), penta,
-		})
-	}
+	v.ByPlayer = byPlayerTable(a)
+	v.Openings = openingsTable(a)
+	v.Pairs = pairsTable(a)
 	if len(a.Groups) > 1 {
 		for _, g := range a.Groups {
 			v.Groups = append(v.Groups, g.Players)
@@ -197,9 +167,16 @@ func ratingsChart(a *rating.Analysis) ratingChart {
 	if lo < 0 && hi > 0 && signed(a) {
 		c.ZeroX = f1(x(0))
 	}
+	// Ticks at multiples of step. At ratings so large that a step is below
+	// their precision the ticks stop advancing, and so does the loop.
 	step := niceStep(hi - lo)
-	for t := math.Ceil(lo/step) * step; t <= hi; t += step {
+	for k, prev := math.Ceil(lo/step), math.Inf(-1); ; k++ {
+		t := k * step
+		if !(t <= hi && t > prev) {
+			break
+		}
 		c.Ticks = append(c.Ticks, tick{X: f1(x(t)), Label: elo(t, signed(a))})
+		prev = t
 	}
 	for i, p := range a.Players {
 		y := axisHeight + rowHeight*float64(i) + rowHeight/2
@@ -289,10 +266,13 @@ func sideBalanceChart(a *rating.Analysis) sideChart {
 	}
 	y := 8.0
 	for _, it := range items {
+		n := float64(it.w + it.d + it.l)
+		if n == 0 {
+			continue // every game was a forfeit: nothing to draw
+		}
 		if it.sep {
 			y += 10
 		}
-		n := float64(it.w + it.d + it.l)
 		ww, dw := width*float64(it.w)/n, width*float64(it.d)/n
 		score := (float64(it.w) + float64(it.d)/2) / n
 		c.Bars = append(c.Bars, sideBar{

@@ -130,3 +130,49 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		})
 	}
 }
+
+// TestRatingsChartHugeRatings: ratings so large that a tick step is below
+// their precision still give a finite set of ticks, in order.
+func TestRatingsChartHugeRatings(t *testing.T) {
+	for _, offset := range []float64{0, 1500, 1e17, 1e18, 4e18, 1e300} {
+		a := testAnalysis()
+		a.Fit.Offset = offset
+		for i := range a.Players {
+			a.Players[i].Elo += offset
+			a.Players[i].Interval = 1
+		}
+		done := make(chan ratingChart, 1)
+		go func() { done <- ratingsChart(a) }()
+		select {
+		case c := <-done:
+			if len(c.Ticks) > 8 {
+				t.Errorf("offset %g: %d ticks, want at most 8", offset, len(c.Ticks))
+			}
+			if offset < 1e15 && len(c.Ticks) < 2 {
+				t.Errorf("offset %g: %d ticks, want at least 2", offset, len(c.Ticks))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("offset %g: the ratings chart did not finish", offset)
+		}
+	}
+}
+
+// TestSideChartOnlyForfeits: when every game was a forfeit the side
+// balance has no games, and the chart draws no bar rather than NaN widths.
+func TestSideChartOnlyForfeits(t *testing.T) {
+	games := []rating.Game{
+		{White: "a", Black: "b", FirstMover: game.White, Result: game.WhiteWins, Forfeit: true},
+		{White: "b", Black: "a", FirstMover: game.White, Result: game.BlackWins, Forfeit: true},
+	}
+	a, err := rating.Analyze(games, rating.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, Meta{}, a); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); strings.Contains(out, "NaN") {
+		t.Errorf("report.html of forfeits only contains NaN")
+	}
+}

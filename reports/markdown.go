@@ -3,7 +3,6 @@ package reports
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/arena-games/arena/arena/rating"
@@ -18,13 +17,15 @@ var mdEscaper = strings.NewReplacer(
 
 func md(s string) string { return mdEscaper.Replace(s) }
 
-func mdTable(w io.Writer, header []string, rightFrom int, rows [][]string) {
-	cells := make([]string, len(header))
-	for i, h := range header {
+// mdTable writes t as a Markdown table whose columns from rightFrom on are
+// aligned right.
+func mdTable(w io.Writer, t table, rightFrom int) {
+	cells := make([]string, len(t.Header))
+	for i, h := range t.Header {
 		cells[i] = md(h)
 	}
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-	for i := range header {
+	for i := range t.Header {
 		if i >= rightFrom {
 			cells[i] = "---:"
 		} else {
@@ -32,7 +33,7 @@ func mdTable(w io.Writer, header []string, rightFrom int, rows [][]string) {
 		}
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(cells, "|"))
-	for _, row := range rows {
+	for _, row := range t.Rows {
 		for i, c := range row {
 			cells[i] = md(c)
 		}
@@ -77,56 +78,28 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 	}
 
 	fmt.Fprintf(ew, "## Standings\n\n")
-	mdTable(ew, standingsHeader(a), 2, standingsRows(a))
+	mdTable(ew, standingsTable(a), 2)
 	fmt.Fprintf(ew, "Elo ± is the half-width of the %s interval; Score 1st and Score 2nd are the scores as first and second mover; LOS next is the likelihood of superiority over the next player.\n\n", level(a))
 
 	fmt.Fprintf(ew, "## Side balance\n\n")
-	header, rows := sideRows(a)
-	mdTable(ew, header, 1, rows)
+	mdTable(ew, sideTable(a), 1)
 
 	fmt.Fprintf(ew, "### By player\n\n")
-	var prow [][]string
-	for _, p := range a.Players {
-		prow = append(prow, []string{
-			p.Name,
-			wdl(p.FirstMover.Wins, p.FirstMover.Draws, p.FirstMover.Losses), sideScore(p.FirstMover),
-			wdl(p.SecondMover.Wins, p.SecondMover.Draws, p.SecondMover.Losses), sideScore(p.SecondMover),
-		})
-	}
-	mdTable(ew, []string{"Player", "As first mover W / D / L", "Score", "As second mover W / D / L", "Score"}, 1, prow)
+	mdTable(ew, byPlayerTable(a), 1)
 
-	if len(a.SideBalance.Openings) > 0 {
+	if openings := openingsTable(a); len(openings.Rows) > 0 {
 		fmt.Fprintf(ew, "### By opening (most unbalanced first)\n\n")
-		var orow [][]string
-		for _, o := range a.SideBalance.Openings {
-			orow = append(orow, []string{
-				o.Opening, strconv.Itoa(o.Games), wdl(o.Wins, o.Draws, o.Losses),
-				fmt.Sprintf("%s [%s, %s]", pct(o.Score), pct(o.ScoreLow), pct(o.ScoreHigh)), pvalue(o.SignTestP),
-			})
-		}
-		mdTable(ew, []string{"Opening", "Games", "First mover W / D / L", "Score (" + level(a) + ")", "Sign test p"}, 1, orow)
+		mdTable(ew, openings, 1)
 	}
 
 	fmt.Fprintf(ew, "## Pairs\n\n")
-	var rrow [][]string
-	for _, p := range a.Pairs {
-		penta := dash
-		if p.Pentanomial != nil {
-			penta = fmt.Sprintf("%v: %s ± %s", p.Pentanomial.Counts, elop(p.Pentanomial.Elo), plusMinus(p.Pentanomial.Margin))
-		}
-		rrow = append(rrow, []string{
-			p.A, p.B, strconv.Itoa(p.Games), wdl(p.Wins, p.Draws, p.Losses), pct(p.Score),
-			fmt.Sprintf("%s ± %s", elop(p.Elo), plusMinus(p.Margin)), los(p.LOS), pct(p.DrawRatio), penta,
-		})
-	}
-	mdTable(ew, []string{"A", "B", "Games", "A's W / D / L", "A's score", "Elo diff", "LOS", "Draws", "Pairs LL, LD, WL+DD, WD, WW: Elo"}, 2, rrow)
+	mdTable(ew, pairsTable(a), 2)
 
 	if n := len(a.Players); n > 1 && n <= maxLOSMatrix {
 		fmt.Fprintf(ew, "## Likelihood of superiority\n\n")
-		header := []string{""}
-		var lrow [][]string
+		t := table{Header: []string{""}}
 		for _, p := range a.Players {
-			header = append(header, p.Name)
+			t.Header = append(t.Header, p.Name)
 		}
 		for i, p := range a.Players {
 			row := []string{p.Name}
@@ -137,9 +110,9 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 					row = append(row, losp(a.LOS[i][j]))
 				}
 			}
-			lrow = append(lrow, row)
+			t.Rows = append(t.Rows, row)
 		}
-		mdTable(ew, header, 1, lrow)
+		mdTable(ew, t, 1)
 	}
 	if len(a.Groups) > 1 {
 		fmt.Fprintf(ew, "## Groups\n\n")

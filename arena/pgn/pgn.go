@@ -100,6 +100,18 @@ func (r *Record) Opening() string {
 	return ""
 }
 
+// Forfeit reports whether the Termination tag says that a player forfeited
+// the game rather than lost it by play: "time forfeit", "rules infraction"
+// (the arena's crashes, illegal moves and protocol breaches) or
+// "abandoned", the PGN standard's values for these cases.
+func (r *Record) Forfeit() bool {
+	switch strings.ToLower(strings.TrimSpace(r.Tag("Termination"))) {
+	case "time forfeit", "rules infraction", "abandoned":
+		return true
+	}
+	return false
+}
+
 // ParseResult decodes a result as PGN or PDN writes it: 1-0, 0-1, 1/2-1/2
 // (or ½-½), *, and PDN's 2-0, 0-2 and 1-1.
 func ParseResult(s string) (game.Result, error) {

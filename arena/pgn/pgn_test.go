@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -240,6 +239,15 @@ func TestRecordAccessors(t *testing.T) {
 			t.Errorf("%v: Opening = %q, want %q", tt.tags, got, tt.opening)
 		}
 	}
+	for term, want := range map[string]bool{
+		"": false, "normal": false, "adjudication": false, "3-fold repetition": false,
+		"time forfeit": true, " Time Forfeit ": true, "rules infraction": true, "abandoned": true,
+	} {
+		r := Record{Tags: []Tag{{"Termination", term}}}
+		if got := r.Forfeit(); got != want {
+			t.Errorf("Termination %q: Forfeit = %v, want %v", term, got, want)
+		}
+	}
 	r := Record{Tags: []Tag{{"white", "x"}, {"White", " y "}}}
 	if got := r.White(); got != "y" {
 		t.Errorf("White = %q, want the exact-case tag, trimmed", got)
@@ -259,5 +267,3 @@ func TestParseResult(t *testing.T) {
 		t.Errorf("ParseResult(1-2) error %v, want ErrSyntax", err)
 	}
 }
-
-func TestMain(m *testing.M) { os.Exit(m.Run()) }

@@ -133,23 +133,45 @@ type PentanomialStats struct {
 	PValue float64 `json:"p_value"`
 }
 
+// Balance is the first mover's record over a set of games: the counts, the
+// ratios and the score with its Wilson interval (effective sample size, see
+// WDL.ScoreInterval). Without games every field is zero.
+type Balance struct {
+	Games     int     `json:"games"`
+	Wins      int     `json:"wins"`
+	Draws     int     `json:"draws"`
+	Losses    int     `json:"losses"`
+	WinRatio  float64 `json:"win_ratio"`
+	DrawRatio float64 `json:"draw_ratio"`
+	LossRatio float64 `json:"loss_ratio"`
+	Score     float64 `json:"score"`
+	ScoreLow  float64 `json:"score_low"`
+	ScoreHigh float64 `json:"score_high"`
+}
+
+// balanceOf returns the Balance of the first mover's counts c.
+func balanceOf(c WDL, confidence float64) Balance {
+	b := Balance{Games: c.Games(), Wins: c.Wins, Draws: c.Draws, Losses: c.Losses}
+	if b.Games == 0 {
+		return b
+	}
+	n := float64(b.Games)
+	b.WinRatio = float64(c.Wins) / n
+	b.DrawRatio = float64(c.Draws) / n
+	b.LossRatio = float64(c.Losses) / n
+	b.Score = c.Score()
+	b.ScoreLow, b.ScoreHigh = c.ScoreInterval(confidence)
+	return b
+}
+
 // SideBalance describes how the colour that moved first fared. All counts
 // are from the first mover's side.
 type SideBalance struct {
 	// FirstMover is "white", "black" or "mixed" (when the games disagree).
-	FirstMover string  `json:"first_mover"`
-	Games      int     `json:"games"`
-	Wins       int     `json:"wins"`
-	Draws      int     `json:"draws"`
-	Losses     int     `json:"losses"`
-	WinRatio   float64 `json:"win_ratio"`
-	DrawRatio  float64 `json:"draw_ratio"`
-	LossRatio  float64 `json:"loss_ratio"`
-	// Score with its Wilson interval (effective sample size, see
-	// WDL.ScoreInterval).
-	Score     float64 `json:"score"`
-	ScoreLow  float64 `json:"score_low"`
-	ScoreHigh float64 `json:"score_high"`
+	FirstMover string `json:"first_mover"`
+	// Balance is the first mover's record over the games that were not
+	// decided by a forfeit.
+	Balance
 	// Z and ZPValue are the trinomial z-test of score = 1/2; SignTestP is
 	// the exact two-sided sign test on the decisive games.
 	Z         *float64 `json:"z"`
@@ -186,17 +208,8 @@ type OpeningBalance struct {
 
 // ReferenceBalance is a Reference with its ratios and score interval.
 type ReferenceBalance struct {
-	Label     string  `json:"label"`
-	Games     int     `json:"games"`
-	Wins      int     `json:"wins"`
-	Draws     int     `json:"draws"`
-	Losses    int     `json:"losses"`
-	WinRatio  float64 `json:"win_ratio"`
-	DrawRatio float64 `json:"draw_ratio"`
-	LossRatio float64 `json:"loss_ratio"`
-	Score     float64 `json:"score"`
-	ScoreLow  float64 `json:"score_low"`
-	ScoreHigh float64 `json:"score_high"`
+	Label string `json:"label"`
+	Balance
 }
 
 // Group is a set of players linked by games.
@@ -253,24 +266,26 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	}
 
 	// Per-player records.
-	type record struct {
-		all, first, second WDL
-		points             float64
-	}
+	type record struct{ all, first, second WDL }
 	recs := make([]record, n)
 	for _, g := range games {
 		first, _, _ := g.first()
 		for _, name := range []string{g.White, g.Black} {
-			i := fit.Index(name)
 			pts := g.pointsFor(name)
-			r := &recs[i]
+			r := &recs[fit.Index(name)]
 			r.all.add(pts)
-			r.points += pts
 			if name == first {
 				r.first.add(pts)
 			} else {
 				r.second.add(pts)
 			}
+		}
+	}
+	a.LOS = make([][]*float64, n)
+	for r, i := range order {
+		a.LOS[r] = make([]*float64, n)
+		for s, j := range order {
+			a.LOS[r][s] = finite(fit.LOS(i, j))
 		}
 	}
 	a.Players = make([]PlayerStats, n)
@@ -288,23 +303,16 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 			Wins:        rec.all.Wins,
 			Draws:       rec.all.Draws,
 			Losses:      rec.all.Losses,
-			Points:      rec.points,
+			Points:      float64(rec.all.Wins) + float64(rec.all.Draws)/2,
 			Score:       rec.all.Score(),
 			DrawRatio:   rec.all.DrawRatio(),
 			FirstMover:  sideRecord(rec.first),
 			SecondMover: sideRecord(rec.second),
 		}
 		if r+1 < n {
-			p.LOSNext = finite(fit.LOS(i, order[r+1]))
+			p.LOSNext = a.LOS[r][r+1]
 		}
 		a.Players[r] = p
-	}
-	a.LOS = make([][]*float64, n)
-	for r, i := range order {
-		a.LOS[r] = make([]*float64, n)
-		for s, j := range order {
-			a.LOS[r][s] = finite(fit.LOS(i, j))
-		}
 	}
 
 	// Groups.
@@ -434,7 +442,6 @@ func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confide
 	}
 	counts := make(map[key]*WDL)
 	ptnml := make(map[key]*Pentanomial)
-	paired := make(map[key]int)
 	for _, g := range games {
 		k := keyOf(g)
 		c := counts[k]
@@ -454,7 +461,6 @@ func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confide
 		}
 		name := fit.Players[k.a]
 		p.addPair(g.pointsFor(name) + h.pointsFor(name))
-		paired[k] += 2
 	}
 	keys := make([]key, 0, len(counts))
 	for k := range counts {
@@ -478,10 +484,11 @@ func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confide
 			Margin:    finite(margin),
 			LOS:       c.LOS(),
 			DrawRatio: c.DrawRatio(),
-			Unpaired:  c.Games() - paired[k],
+			Unpaired:  c.Games(),
 		}
 		if p := ptnml[k]; p != nil {
 			ps.Pentanomial = pentanomialStats(*p, confidence)
+			ps.Unpaired -= 2 * p.Pairs()
 		}
 		out = append(out, ps)
 	}
@@ -522,19 +529,13 @@ func sideBalance(games []Game, pairs [][2]int, opt Options) SideBalance {
 		sb.FirstMover = game.Black.String()
 	}
 	sb.Forfeits = forfeits
-	sb.Games, sb.Wins, sb.Draws, sb.Losses = all.Games(), all.Wins, all.Draws, all.Losses
-	if n := float64(all.Games()); n > 0 {
-		sb.WinRatio = float64(all.Wins) / n
-		sb.DrawRatio = float64(all.Draws) / n
-		sb.LossRatio = float64(all.Losses) / n
-		sb.Score = all.Score()
-		sb.ScoreLow, sb.ScoreHigh = all.ScoreInterval(opt.Confidence)
+	sb.Balance = balanceOf(all, opt.Confidence)
+	sb.ZPValue = 1
+	if all.Games() > 0 {
 		z, p := all.ZTest()
 		sb.Z, sb.ZPValue = finite(z), p
-		sb.SignTestP = SignTest(all.Wins, all.Losses)
-	} else {
-		sb.ZPValue, sb.SignTestP = 1, 1
 	}
+	sb.SignTestP = SignTest(all.Wins, all.Losses)
 
 	var pt Pentanomial
 	for _, pr := range pairs {
@@ -568,16 +569,9 @@ func sideBalance(games []Game, pairs [][2]int, opt Options) SideBalance {
 	})
 
 	if r := opt.Reference; r != nil {
-		c := WDL{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses}
-		m := float64(c.Games())
-		lo, hi := c.ScoreInterval(opt.Confidence)
 		sb.Reference = &ReferenceBalance{
-			Label: r.Label,
-			Games: c.Games(), Wins: c.Wins, Draws: c.Draws, Losses: c.Losses,
-			WinRatio:  float64(c.Wins) / m,
-			DrawRatio: float64(c.Draws) / m,
-			LossRatio: float64(c.Losses) / m,
-			Score:     c.Score(), ScoreLow: lo, ScoreHigh: hi,
+			Label:   r.Label,
+			Balance: balanceOf(WDL{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses}, opt.Confidence),
 		}
 	}
 	return sb

@@ -1,11 +1,11 @@
 package rating
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -139,7 +139,8 @@ type problem struct {
 	model Model
 	n     int
 	cells []cell
-	// active lists the free parameters; the others keep their values.
+	// active lists the free parameters, the ratings first (in index
+	// order), then adv and drawElo when free; the others keep their values.
 	active []int
 }
 
@@ -148,6 +149,11 @@ func (p *problem) drawIdx() int { return p.n + 1 }
 
 // evaluate returns the log-likelihood at theta and, when grad is not nil,
 // its gradient and Hessian (dense, (n+2)²) over all parameters.
+//
+// A cell's likelihood depends on the parameters only through
+// x = s·(r_f + adv - r_s) and, for BayesElo, delta = s·drawElo, with s the
+// model's slope (bayesA or ordoBeta): each model gives the derivatives with
+// respect to x and delta, and the chain rule here spreads them.
 func (p *problem) evaluate(theta, grad, hess []float64) float64 {
 	n := p.n
 	dim := n + 2
@@ -155,88 +161,120 @@ func (p *problem) evaluate(theta, grad, hess []float64) float64 {
 		clear(grad)
 		clear(hess)
 	}
-	adv := theta[p.advIdx()]
-	var ll float64
+	s := bayesA
+	var delta float64
 	if p.model == Ordo {
-		b := ordoBeta
-		for i := range p.cells {
-			c := &p.cells[i]
-			z := b * (theta[c.f] + adv - theta[c.s])
-			t := c.total()
-			pts := c.w + c.d/2
-			e := sigmoid(z)
-			ll += -pts*softplus(-z) - (t-pts)*softplus(z)
-			if grad == nil {
-				continue
-			}
-			gz := b * (pts - t*e)
-			hz := -b * b * t * e * (1 - e)
-			idx := [3]int{c.f, c.s, n}
-			sgn := [3]float64{1, -1, 1}
-			for a := range idx {
-				grad[idx[a]] += sgn[a] * gz
-				for bb := range idx {
-					hess[idx[a]*dim+idx[bb]] += sgn[a] * sgn[bb] * hz
-				}
-			}
-		}
-		return ll
-	}
-	de := theta[p.drawIdx()]
-	if !(de > 0) {
-		return math.Inf(-1)
-	}
-	delta := bayesA * de
-	for i := range p.cells {
-		c := &p.cells[i]
-		x := bayesA * (theta[c.f] + adv - theta[c.s])
-		pw := sigmoid(x - delta)
-		pl := sigmoid(-x - delta)
-		pd := sigmoid(delta-x) - pl
-		if !(pd > 0) {
+		s = ordoBeta
+	} else {
+		de := theta[p.drawIdx()]
+		if !(de > 0) {
 			return math.Inf(-1)
 		}
-		if c.w > 0 {
-			ll -= c.w * softplus(delta-x)
+		delta = s * de
+	}
+	adv := theta[p.advIdx()]
+	di := p.drawIdx()
+	var ll float64
+	var t cellTerms
+	for i := range p.cells {
+		c := &p.cells[i]
+		x := s * (theta[c.f] + adv - theta[c.s])
+		if p.model == Ordo {
+			t.ordo(c, x, grad != nil)
+		} else if !t.bayes(c, x, delta, grad != nil) {
+			return math.Inf(-1)
 		}
-		if c.l > 0 {
-			ll -= c.l * softplus(x+delta)
-		}
-		if c.d > 0 {
-			ll += c.d * math.Log(pd)
-		}
+		ll += t.ll
 		if grad == nil {
 			continue
 		}
-		qw, ql := 1-pw, 1-pl
-		sw, sl := pw*qw, pl*ql
-		// First derivatives with respect to x and delta.
-		dx := c.w*qw - c.l*ql
-		dd := -c.w*qw - c.l*ql
-		pdx := -sw + sl
-		pdd := sw + sl
-		dx += c.d * pdx / pd
-		dd += c.d * pdd / pd
-		// Second derivatives.
-		cw, cl := sw*(1-2*pw), sl*(1-2*pl)
-		pdxx := -cw - cl
-		pdxd := cw - cl
-		pddd := -cw - cl
-		hxx := -c.w*sw - c.l*sl + c.d*(pdxx/pd-pdx*pdx/(pd*pd))
-		hxd := c.w*sw - c.l*sl + c.d*(pdxd/pd-pdx*pdd/(pd*pd))
-		hdd := -c.w*sw - c.l*sl + c.d*(pddd/pd-pdd*pdd/(pd*pd))
-		// Chain rule: x = A(r_f + adv - r_s), delta = A·de.
-		idx := [4]int{c.f, c.s, n, n + 1}
-		gx := [4]float64{bayesA, -bayesA, bayesA, 0}
-		gd := [4]float64{0, 0, 0, bayesA}
+		// x moves with r_f, r_s and adv with slopes s·sgn; delta with
+		// drawElo with slope s.
+		idx := [3]int{c.f, c.s, n}
+		sgn := [3]float64{1, -1, 1}
+		dx, hxx := s*t.dx, s*s*t.hxx
 		for a := range idx {
-			grad[idx[a]] += dx*gx[a] + dd*gd[a]
-			for bb := range idx {
-				hess[idx[a]*dim+idx[bb]] += hxx*gx[a]*gx[bb] + hxd*(gx[a]*gd[bb]+gd[a]*gx[bb]) + hdd*gd[a]*gd[bb]
+			grad[idx[a]] += sgn[a] * dx
+			for b := range idx {
+				hess[idx[a]*dim+idx[b]] += sgn[a] * sgn[b] * hxx
 			}
+		}
+		if p.model == BayesElo {
+			hxd := s * s * t.hxd
+			for a := range idx {
+				hess[idx[a]*dim+di] += sgn[a] * hxd
+				hess[di*dim+idx[a]] += sgn[a] * hxd
+			}
+			grad[di] += s * t.dd
+			hess[di*dim+di] += s * s * t.hdd
 		}
 	}
 	return ll
+}
+
+// cellTerms is one cell's log-likelihood and its first and second
+// derivatives with respect to x and delta (see evaluate).
+type cellTerms struct {
+	ll            float64
+	dx, dd        float64
+	hxx, hxd, hdd float64
+}
+
+// ordo sets the terms of Ordo's likelihood of a cell, draws counting half
+// a point: the first mover's expected score is sigmoid(x). The derivatives
+// are set only when derivs is true.
+func (out *cellTerms) ordo(c *cell, x float64, derivs bool) {
+	t := c.total()
+	pts := c.w + c.d/2
+	out.ll = -pts*softplus(-x) - (t-pts)*softplus(x)
+	if derivs {
+		e := sigmoid(x)
+		out.dx = pts - t*e
+		out.hxx = -t * e * (1 - e)
+	}
+}
+
+// bayes sets the terms of BayesElo's likelihood of a cell: the first mover
+// wins with probability sigmoid(x - delta), loses with sigmoid(-x - delta)
+// and draws otherwise. It reports false when the draw probability vanishes
+// (the likelihood is then -Inf). The derivatives are set only when derivs
+// is true.
+func (out *cellTerms) bayes(c *cell, x, delta float64, derivs bool) bool {
+	pw := sigmoid(x - delta)
+	pl := sigmoid(-x - delta)
+	pd := sigmoid(delta-x) - pl
+	if !(pd > 0) {
+		return false
+	}
+	out.ll = 0
+	if c.w > 0 {
+		out.ll -= c.w * softplus(delta-x)
+	}
+	if c.l > 0 {
+		out.ll -= c.l * softplus(x+delta)
+	}
+	if c.d > 0 {
+		out.ll += c.d * math.Log(pd)
+	}
+	if !derivs {
+		return true
+	}
+	qw, ql := 1-pw, 1-pl
+	sw, sl := pw*qw, pl*ql
+	// First derivatives: of the win and loss terms, and of pd.
+	pdx := -sw + sl
+	pdd := sw + sl
+	out.dx = c.w*qw - c.l*ql + c.d*pdx/pd
+	out.dd = -c.w*qw - c.l*ql + c.d*pdd/pd
+	// Second derivatives.
+	cw, cl := sw*(1-2*pw), sl*(1-2*pl)
+	pdxx := -cw - cl
+	pdxd := cw - cl
+	pddd := -cw - cl
+	out.hxx = -c.w*sw - c.l*sl + c.d*(pdxx/pd-pdx*pdx/(pd*pd))
+	out.hxd = c.w*sw - c.l*sl + c.d*(pdxd/pd-pdx*pdd/(pd*pd))
+	out.hdd = -c.w*sw - c.l*sl + c.d*(pddd/pd-pdd*pdd/(pd*pd))
+	return true
 }
 
 // sigmoid returns 1/(1+e^-x).
@@ -269,6 +307,7 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 	hess := make([]float64, dim*dim)
 	trial := make([]float64, dim)
 	info := mat.NewSymDense(k, nil)
+	damped := mat.NewSymDense(k, nil)
 	rhs := mat.NewVecDense(k, nil)
 	step := mat.NewVecDense(k, nil)
 	var chol mat.Cholesky
@@ -278,18 +317,15 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 			return ll, iters, fmt.Errorf("%w: log-likelihood %v", ErrNoConvergence, ll)
 		}
 		var maxDiag float64
+		p.activeBlock(info, hess, -1)
 		for a, i := range p.active {
 			rhs.SetVec(a, grad[i])
-			for b := a; b < k; b++ {
-				info.SetSym(a, b, -hess[i*dim+p.active[b]])
-			}
 			maxDiag = math.Max(maxDiag, info.At(a, a))
 		}
 		// Levenberg damping until the information is positive definite
 		// and well enough conditioned to solve.
 		ok := chol.Factorize(info) && chol.Cond() < 1e12
 		for lambda := 1e-10 * maxDiag; !ok && lambda < 1e10*maxDiag+1; lambda *= 10 {
-			damped := mat.NewSymDense(k, nil)
 			damped.CopySym(info)
 			for a := range k {
 				damped.SetSym(a, a, info.At(a, a)+lambda)
@@ -354,58 +390,51 @@ func (p *problem) runaway(theta []float64) bool {
 	return false
 }
 
-// information returns minus the Hessian over the active parameters.
+// information returns minus the Hessian at theta over the active
+// parameters.
 func (p *problem) information(theta []float64) *mat.SymDense {
 	dim := p.n + 2
 	grad := make([]float64, dim)
 	hess := make([]float64, dim*dim)
 	p.evaluate(theta, grad, hess)
-	k := len(p.active)
-	info := mat.NewSymDense(k, nil)
+	info := mat.NewSymDense(len(p.active), nil)
+	p.activeBlock(info, hess, -1)
+	return info
+}
+
+// activeBlock sets dst to sign times the active parameters' block of m, a
+// dense symmetric (n+2)×(n+2) matrix over all parameters.
+func (p *problem) activeBlock(dst *mat.SymDense, m []float64, sign float64) {
+	dim := p.n + 2
 	for a, i := range p.active {
-		for b := a; b < k; b++ {
-			info.SetSym(a, b, -hess[i*dim+p.active[b]])
+		for b := a; b < len(p.active); b++ {
+			dst.SetSym(a, b, sign*m[i*dim+p.active[b]])
 		}
 	}
-	return info
 }
 
 // ordoMeat returns Σ b²·T·Var(score)·v·vᵀ over the active parameters, the
 // middle of the sandwich covariance of the Ordo estimating equations, with
 // the per-game variance E(1-E) - D(E)/4 of the fitted draw model.
 func (p *problem) ordoMeat(theta []float64, drawRate float64) *mat.SymDense {
-	n := p.n
-	pos := make([]int, n+2)
-	for i := range pos {
-		pos[i] = -1
-	}
-	for a, i := range p.active {
-		pos[i] = a
-	}
-	k := len(p.active)
-	acc := make([]float64, k*k)
+	n, dim := p.n, p.n+2
+	full := make([]float64, dim*dim)
 	b := ordoBeta
 	for i := range p.cells {
 		c := &p.cells[i]
 		e := sigmoid(b * (theta[c.f] + theta[n] - theta[c.s]))
 		v := e*(1-e) - ordoDrawProb(e, drawRate)/4
 		w := b * b * c.total() * math.Max(v, 0)
-		idx := [3]int{pos[c.f], pos[c.s], pos[n]}
+		idx := [3]int{c.f, c.s, n}
 		sgn := [3]float64{1, -1, 1}
 		for x := range idx {
 			for y := range idx {
-				if idx[x] >= 0 && idx[y] >= 0 {
-					acc[idx[x]*k+idx[y]] += sgn[x] * sgn[y] * w
-				}
+				full[idx[x]*dim+idx[y]] += sgn[x] * sgn[y] * w
 			}
 		}
 	}
-	meat := mat.NewSymDense(k, nil)
-	for a := range k {
-		for c := a; c < k; c++ {
-			meat.SetSym(a, c, acc[a*k+c])
-		}
-	}
+	meat := mat.NewSymDense(len(p.active), nil)
+	p.activeBlock(meat, full, 1)
 	return meat
 }
 
@@ -466,7 +495,7 @@ func (p *problem) ordoDrawRate(theta []float64) float64 {
 	return (lo + hi) / 2
 }
 
-// players collects the sorted distinct names.
+// playerIndex returns the distinct names, sorted, and each one's position.
 func playerIndex(games []Game) ([]string, map[string]int) {
 	index := make(map[string]int)
 	for _, g := range games {
@@ -477,7 +506,7 @@ func playerIndex(games []Game) ([]string, map[string]int) {
 	for name := range index {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	for i, name := range names {
 		index[name] = i
 	}
@@ -513,11 +542,11 @@ func groups(n int, cells []cell) ([]int, int) {
 	for r := range size {
 		roots = append(roots, r)
 	}
-	sort.Slice(roots, func(a, b int) bool {
-		if size[roots[a]] != size[roots[b]] {
-			return size[roots[a]] > size[roots[b]]
+	slices.SortFunc(roots, func(a, b int) int {
+		if c := cmp.Compare(size[b], size[a]); c != 0 {
+			return c
 		}
-		return roots[a] < roots[b] // the root is the smallest index, i.e. the first name
+		return cmp.Compare(a, b) // the root is the smallest index, i.e. the first name
 	})
 	number := make(map[int]int, len(roots))
 	for i, r := range roots {
@@ -601,13 +630,18 @@ func condense(games []Game, index map[string]int) []cell {
 			c.d++
 		}
 	}
-	sort.Slice(cells, func(a, b int) bool {
-		if cells[a].f != cells[b].f {
-			return cells[a].f < cells[b].f
-		}
-		return cells[a].s < cells[b].s
-	})
+	sortCells(cells)
 	return cells
+}
+
+// sortCells orders cells by first mover, then second mover.
+func sortCells(cells []cell) {
+	slices.SortFunc(cells, func(a, b cell) int {
+		if c := cmp.Compare(a.f, b.f); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.s, b.s)
+	})
 }
 
 // addPrior spreads prior virtual draws per player over its opponents as
@@ -627,18 +661,10 @@ func addPrior(n int, cells []cell, prior float64) []cell {
 		total[c.s] += g
 		at[key{c.f, c.s}] = i
 	}
-	pairs := make([]key, 0, len(pairGames))
-	for k := range pairGames {
-		pairs = append(pairs, k)
-	}
-	sort.Slice(pairs, func(x, y int) bool {
-		if pairs[x].f != pairs[y].f {
-			return pairs[x].f < pairs[y].f
-		}
-		return pairs[x].s < pairs[y].s
-	})
-	for _, k := range pairs {
-		v := 0.25 * prior * pairGames[k] * (1/total[k.f] + 1/total[k.s])
+	// Each cell takes the draws of one pair, so the order of the pairs
+	// does not matter: the cells are sorted at the end.
+	for k, games := range pairGames {
+		v := 0.25 * prior * games * (1/total[k.f] + 1/total[k.s])
 		for _, o := range []key{{k.f, k.s}, {k.s, k.f}} {
 			i, ok := at[o]
 			if !ok {
@@ -650,12 +676,7 @@ func addPrior(n int, cells []cell, prior float64) []cell {
 			cells[i].vd += v
 		}
 	}
-	sort.Slice(cells, func(a, b int) bool {
-		if cells[a].f != cells[b].f {
-			return cells[a].f < cells[b].f
-		}
-		return cells[a].s < cells[b].s
-	})
+	sortCells(cells)
 	return cells
 }
 
@@ -746,7 +767,7 @@ func Fit(games []Game, opt Options) (*FitResult, error) {
 	display := displayMap(group, ngroups, anchor)
 	res.Ratings = make([]float64, n)
 	var raw mat.VecDense
-	raw.MulVec(display, mat.NewVecDense(n, slices.Clone(theta[:n])))
+	raw.MulVec(display, mat.NewVecDense(n, theta[:n]))
 	for i := range n {
 		res.Ratings[i] = res.Scale*raw.AtVec(i) + opt.Offset
 	}
@@ -857,36 +878,23 @@ func (p *problem) fit(res *FitResult, isRef []bool) (theta []float64, info, cov 
 // units, zero for the reference players. For BayesElo it holds the
 // advantage and drawElo at their fitted values, as bayeselo does (the
 // inverse of the ratings' block of the information); for Ordo it is the
-// ratings' block of cov.
+// ratings' block of cov. The free ratings come first in p.active.
 func (p *problem) ratingCovariance(info, cov *mat.SymDense) (*mat.Dense, error) {
-	var rated []int // positions of the free ratings in p.active
-	for a, i := range p.active {
-		if i < p.n {
-			rated = append(rated, a)
-		}
+	rated := 0
+	for rated < len(p.active) && p.active[rated] < p.n {
+		rated++
 	}
-	block := mat.NewSymDense(len(rated), nil)
-	for x, a := range rated {
-		for y := x; y < len(rated); y++ {
-			block.SetSym(x, y, cov.At(a, rated[y]))
-		}
-	}
+	var block mat.Symmetric = cov.SliceSym(0, rated)
 	if p.model == BayesElo {
-		sub := mat.NewSymDense(len(rated), nil)
-		for x, a := range rated {
-			for y := x; y < len(rated); y++ {
-				sub.SetSym(x, y, info.At(a, rated[y]))
-			}
-		}
 		var err error
-		if block, err = invert(sub); err != nil {
+		if block, err = invert(info.SliceSym(0, rated)); err != nil {
 			return nil, err
 		}
 	}
 	full := mat.NewDense(p.n, p.n, nil)
-	for x, a := range rated {
-		for y, b := range rated {
-			full.Set(p.active[a], p.active[b], block.At(x, y))
+	for x, i := range p.active[:rated] {
+		for y, j := range p.active[:rated] {
+			full.Set(i, j, block.At(x, y))
 		}
 	}
 	return full, nil
@@ -918,7 +926,7 @@ func displayMap(group []int, ngroups, anchor int) *mat.Dense {
 }
 
 // invert returns the inverse of a positive definite matrix.
-func invert(m *mat.SymDense) (*mat.SymDense, error) {
+func invert(m mat.Symmetric) (*mat.SymDense, error) {
 	var chol mat.Cholesky
 	if !chol.Factorize(m) || chol.Cond() > 1e14 {
 		return nil, fmt.Errorf("%w: %w", ErrNoConvergence, errSingular)

@@ -61,9 +61,6 @@ func (c WDL) DrawRatio() float64 {
 	return float64(c.Draws) / float64(n)
 }
 
-// Reversed returns the counts from the other side.
-func (c WDL) Reversed() WDL { return WDL{Wins: c.Losses, Draws: c.Draws, Losses: c.Wins} }
-
 // add counts one game worth points (0, 0.5 or 1).
 func (c *WDL) add(points float64) {
 	switch points {
@@ -144,9 +141,6 @@ var pairScores = [5]float64{0, 0.25, 0.5, 0.75, 1}
 func (p Pentanomial) Pairs() int {
 	return p[0] + p[1] + p[2] + p[3] + p[4]
 }
-
-// Reversed returns the counts from the other side.
-func (p Pentanomial) Reversed() Pentanomial { return Pentanomial{p[4], p[3], p[2], p[1], p[0]} }
 
 // addPair counts a pair in which the side took points (0 to 2 in halves).
 func (p *Pentanomial) addPair(points float64) {

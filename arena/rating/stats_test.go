@@ -85,9 +85,6 @@ func TestWDLEdges(t *testing.T) {
 	if z, p := (WDL{Wins: 2}).ZTest(); !math.IsInf(z, 1) || p != 0 {
 		t.Errorf("all wins ZTest = %v, %v; want +Inf, 0", z, p)
 	}
-	if got, want := (WDL{1, 2, 3}).Reversed(), (WDL{3, 2, 1}); got != want {
-		t.Errorf("Reversed = %+v, want %+v", got, want)
-	}
 }
 
 func TestZTestWorkedExample(t *testing.T) {
@@ -154,9 +151,6 @@ func TestPentanomial(t *testing.T) {
 	}
 	if got := p.LOS(); !near(got, 0.8538519677234743, 1e-9) {
 		t.Errorf("LOS = %v, want 0.85385", got)
-	}
-	if got := p.Reversed().Score(); !near(got, 1-p.Score(), 1e-12) {
-		t.Errorf("Reversed score = %v, want %v", got, 1-p.Score())
 	}
 	var none Pentanomial
 	if none.LOS() != 0.5 || !math.IsNaN(none.Score()) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/arena-games/arena/arena/game"
@@ -38,25 +39,23 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "also write report.md, standings.csv, report.json and report.html to this directory")
 
 	// Flags may come before, between and after the files; "--" ends them.
-	var files []string
+	var files, rest []string
 	flagArgs := args
-	if i := indexOf(args, "--"); i >= 0 {
-		flagArgs = args[:i]
+	if i := slices.Index(args, "--"); i >= 0 {
+		flagArgs, rest = args[:i], args[i+1:]
 	}
 	for {
 		if err := parseFlags(fs, flagArgs); err != nil {
 			return err
 		}
-		rest := fs.Args()
-		if len(rest) == 0 {
+		left := fs.Args()
+		if len(left) == 0 {
 			break
 		}
-		files = append(files, rest[0])
-		flagArgs = rest[1:]
+		files = append(files, left[0])
+		flagArgs = left[1:]
 	}
-	if i := indexOf(args, "--"); i >= 0 {
-		files = append(files, args[i+1:]...)
-	}
+	files = append(files, rest...)
 	if len(files) == 0 {
 		return usagef("no input files")
 	}
@@ -101,15 +100,6 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-func indexOf(args []string, s string) int {
-	for i, a := range args {
-		if a == s {
-			return i
-		}
-	}
-	return -1
-}
-
 func rateTitle(files []string) string {
 	names := make([]string, len(files))
 	for i, f := range files {
@@ -126,13 +116,14 @@ type skipLog struct {
 	first   map[string]string
 }
 
-func (s *skipLog) add(reason, where string) {
+// add counts a record of file, starting on line, skipped for reason.
+func (s *skipLog) add(reason, file string, line int) {
 	if s.count == nil {
 		s.count, s.first = map[string]int{}, map[string]string{}
 	}
 	if s.count[reason] == 0 {
 		s.reasons = append(s.reasons, reason)
-		s.first[reason] = where
+		s.first[reason] = fmt.Sprintf("%s:%d", file, line)
 	}
 	s.count[reason]++
 }
@@ -150,25 +141,26 @@ func (s *skipLog) report(w io.Writer) {
 // pgnGames converts a file's records to rating games. Games with the same
 // PairKey tag (the arena writes one) are a colour-reversed pair; without
 // that tag, two consecutive games with the same opening and the players'
-// colours swapped are one, as cutechess and fastchess play them.
+// colours swapped are one, as cutechess and fastchess play them. A game
+// whose Termination tag records a forfeit is marked as one, so that it
+// counts for the ratings but not for the side balance.
 func pgnGames(file string, recs []pgn.Record, skipped *skipLog) []rating.Game {
 	var out []rating.Game
 	prev := -1 // index in out of a game that may start a pair
 	for i := range recs {
 		r := &recs[i]
-		where := fmt.Sprintf("%s:%d", file, r.Line)
 		white, black := r.White(), r.Black()
+		skip := ""
 		switch {
 		case r.Result == game.Ongoing:
-			skipped.add("that did not finish", where)
-			prev = -1
-			continue
+			skip = "that did not finish"
 		case white == "" || black == "":
-			skipped.add("without both player names", where)
-			prev = -1
-			continue
+			skip = "without both player names"
 		case white == black:
-			skipped.add("of a player against itself", where)
+			skip = "of a player against itself"
+		}
+		if skip != "" {
+			skipped.add(skip, file, r.Line)
 			prev = -1
 			continue
 		}
@@ -177,6 +169,7 @@ func pgnGames(file string, recs []pgn.Record, skipped *skipLog) []rating.Game {
 			FirstMover: r.FirstMover(),
 			Result:     r.Result,
 			Opening:    r.Opening(),
+			Forfeit:    r.Forfeit(),
 		}
 		if key := r.Tag("PairKey"); key != "" {
 			// The arena's own files name the pairs.

@@ -163,3 +163,34 @@ func TestRateErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestRateForfeits(t *testing.T) {
+	// A game that a Termination tag marks as a forfeit counts for the
+	// ratings but is left out of the side balance, as in the arena's own
+	// reports.
+	text := `[White "x"][Black "y"][Result "1-0"][Termination "normal"] 1-0
+[White "y"][Black "x"][Result "1-0"][Termination "time forfeit"] 1-0
+[White "x"][Black "y"][Result "1/2-1/2"] 1/2-1/2
+[White "y"][Black "x"][Result "0-1"][Termination "rules infraction"] 0-1
+`
+	file := writeTemp(t, "forfeits.pgn", text)
+	var stdout, stderr bytes.Buffer
+	if err := runRate(context.Background(), []string{file}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	for _, w := range []string{"Left out (forfeits)", "2 of 4 games were decided by a forfeit"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q\n%s", w, out)
+		}
+	}
+	// The side balance counts the two games decided by play.
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "│ Games ") && !strings.HasSuffix(line, " 2 │") {
+			t.Errorf("side balance %q, want 2 games", line)
+		}
+	}
+	if !strings.Contains(out, "│ 1 │ x      │") {
+		t.Errorf("x, who won three games of four, does not lead\n%s", out)
+	}
+}
