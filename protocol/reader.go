@@ -13,6 +13,7 @@ import (
 type Reader struct {
 	r          *bufio.Reader
 	buf        []byte
+	partial    bool // buf holds the start of a line cut short by a read error
 	discarding bool // the rest of an over-long line is still to be skipped
 }
 
@@ -29,9 +30,14 @@ func NewReader(r io.Reader) *Reader {
 // wrapping ErrNotUTF8. After either, the Reader goes on with the next line.
 // At the end of the stream ReadLine returns io.EOF, or io.ErrUnexpectedEOF
 // when the stream ends inside a line (the partial line is dropped). Other
-// errors are the underlying reader's.
+// errors are the underlying reader's; the part of a line read before such
+// an error is kept, so that after a passing error (a read deadline, say)
+// the next call goes on with the same line.
 func (r *Reader) ReadLine() (string, error) {
-	r.buf = r.buf[:0]
+	if !r.partial {
+		r.buf = r.buf[:0]
+	}
+	r.partial = false
 	for {
 		frag, err := r.r.ReadSlice('\n')
 		if r.discarding {
@@ -77,6 +83,7 @@ func (r *Reader) ReadLine() (string, error) {
 			}
 			return "", io.EOF
 		default:
+			r.partial = true
 			return "", err
 		}
 	}

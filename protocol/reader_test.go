@@ -110,6 +110,48 @@ func TestReaderUnderlyingError(t *testing.T) {
 	}
 }
 
+// stutterReader returns its chunks one per Read, each followed by a
+// passing error, as a pipe with a read deadline does.
+type stutterReader struct {
+	chunks []string
+	err    bool
+}
+
+var errStutter = errors.New("try again")
+
+func (s *stutterReader) Read(p []byte) (int, error) {
+	if s.err = !s.err; !s.err {
+		return 0, errStutter
+	}
+	if len(s.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.chunks[0])
+	s.chunks = s.chunks[1:]
+	return n, nil
+}
+
+func TestReaderResumesAfterError(t *testing.T) {
+	r := NewReader(&stutterReader{chunks: []string{"mo", "ve K@", "e4\ninfo", " depth 1\n"}})
+	var lines []string
+	for range 20 {
+		line, err := r.ReadLine()
+		if errors.Is(err, errStutter) {
+			continue
+		}
+		if err != nil {
+			if err != io.EOF {
+				t.Fatalf("ReadLine: %v", err)
+			}
+			break
+		}
+		lines = append(lines, line)
+	}
+	if want := []string{"move K@e4", "info depth 1"}; !reflect.DeepEqual(lines, want) {
+		t.Errorf("lines = %q, want %q", lines, want)
+	}
+}
+
 func TestReadMessage(t *testing.T) {
 	in := "\n  \nping 1\r\nfrobnicate\nmove\nmove \xff\nmove K@e4\n"
 	r := NewReader(strings.NewReader(in))

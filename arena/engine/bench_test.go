@@ -35,7 +35,7 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 // Engine.
 func BenchmarkPipePingPong(b *testing.B) {
 	spec := botSpec(b, modeInstant)
-	p, err := startProcess(&spec)
+	p, err := startProcess(&spec, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

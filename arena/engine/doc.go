@@ -12,8 +12,15 @@
 //
 // Move needs one round trip: the position, the legal moves (for bots that
 // asked for them) and go are written together and the bot answers with
-// info lines and a move. The move text is returned raw; refereeing it
-// against the game is the caller's business.
+// info lines and a move. The move text is returned raw, with the last
+// well-formed info line (bounded in size: a bot streaming info lines
+// costs the arena no memory); refereeing the move against the game is the
+// caller's business.
+//
+// A call reads the bot's answer itself, in the caller's goroutine,
+// straight from the pipe, so that an answer wakes the caller once and is
+// handed over by no other goroutine. The pipes' deadlines bound every read
+// and write; Close, the caller's context and the bot's exit cut them short.
 //
 // Every failure is an *Error whose Kind says what happened: the bot did
 // not start, failed the handshake, ran out of time, crashed (exited or
@@ -28,8 +35,10 @@
 // exits on its own is noticed at once (Exited) but reaped only by Close,
 // after the group kill, so that its process group id cannot have been
 // reused by an unrelated process when the kill is sent. Each Engine runs
-// three goroutines (the reaper, the stdout reader and the stderr copier)
-// and Close waits for all of them. A process that leaves the bot's process
+// two goroutines, the reaper and the stderr copier, and Close waits for
+// both (and for a third it runs itself while the bot quits, which reads
+// and discards the bot's last output so that it cannot block on a full
+// pipe). A process that leaves the bot's process
 // group (with setsid, for example) is beyond the arena's reach; the arena
 // only closes its own ends of the pipes such a process may hold.
 //

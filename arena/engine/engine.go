@@ -107,8 +107,15 @@ type MoveRequest struct {
 type Reply struct {
 	// Move is the raw move text; the caller decodes and referees it.
 	Move string
-	// Info holds the info lines the bot wrote before the move.
-	Info []protocol.Info
+	// Info is the last well-formed info line the bot wrote while thinking
+	// about this move, nil when there was none. It shares no memory with
+	// the bot's output: Raw and String are cut to MaxInfoText bytes and PV
+	// keeps the leading moves that fit in as many. However many info lines
+	// a bot writes, a move costs the arena the same memory: the first few
+	// hundred lines of a move are checked as they come, and beyond them
+	// only the newest is kept and checked (if it is malformed, Info is the
+	// last well-formed line among those checked).
+	Info *protocol.Info
 	// Elapsed is the time from just before the request was written until
 	// the move line was read.
 	Elapsed time.Duration
@@ -131,28 +138,21 @@ type Engine struct {
 	quitGrace time.Duration
 
 	proc *process
-	wmu  sync.Mutex // serialises writes; Close only tries it
+	gate *gate
+	src  *pipeSource      // the bot's stdout, read by the calls themselves
+	lr   *protocol.Reader // lines of src
+	wmu  sync.Mutex       // serialises writes; Close only tries it
 	w    *protocol.Writer
 
-	lines      chan event    // from the stdout reader; closed when it stops
-	readErr    error         // why the reader stopped; read after lines is closed
-	readerDone chan struct{} // closed when the stdout reader has returned
-	done       chan struct{} // closed by Close: the reader discards from then on
-	closing    chan struct{} // closed by Close: calls in progress fail
-	closeOnce  sync.Once
-	closeErr   error
+	callMu    sync.Mutex    // held by a call in progress, and by Close once it has interrupted it
+	closing   chan struct{} // closed by Close: calls in progress fail
+	closeOnce sync.Once
+	closeErr  error
 
 	id      protocol.ID
 	broken  error // the error that made the Engine unusable
 	pingSeq uint64
 	unknown atomic.Int64
-}
-
-// event is one non-blank line of the bot's output: a message, or the error
-// Parse returned for it.
-type event struct {
-	msg protocol.Message
-	err error
 }
 
 // Start launches the bot in its own process group, runs the handshake with
@@ -172,34 +172,52 @@ func Start(ctx context.Context, spec Spec) (*Engine, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Bot: name, Kind: KindCanceled, Op: "start", Err: err}
 	}
-	proc, err := startProcess(&spec)
+	g := &gate{}
+	proc, err := startProcess(&spec, g.exited)
 	if err != nil {
 		return nil, &Error{Bot: name, Kind: KindStart, Op: "start", Err: err}
 	}
 	began := time.Now() // the bot's time starts once it runs
-	e := newEngine(name, spec, proc)
-	if err := e.start(ctx, began, spec.Options); err != nil {
+	e, err := newEngine(name, spec, proc, g)
+	if err == nil {
+		var end func()
+		if end, err = e.call(ctx, "start"); err == nil {
+			err = e.start(ctx, began, spec.Options)
+			end()
+		}
+	}
+	if err != nil {
+		if e == nil {
+			_ = proc.shutdown(0, reapTimeout)
+			return nil, &Error{Bot: name, Kind: KindStart, Op: "start", Err: err}
+		}
 		e.closeOnce.Do(func() { e.closeErr = e.shutdown(false) })
 		return nil, err
 	}
 	return e, nil
 }
 
-// newEngine wraps a started process and starts its stdout reader.
-func newEngine(name string, spec Spec, proc *process) *Engine {
-	e := &Engine{
-		name:       name,
-		handshake:  orDefault(spec.HandshakeTimeout, DefaultHandshakeTimeout),
-		quitGrace:  orDefault(spec.QuitGrace, DefaultQuitGrace),
-		proc:       proc,
-		w:          protocol.NewWriter(proc.stdin),
-		lines:      make(chan event),
-		readerDone: make(chan struct{}),
-		done:       make(chan struct{}),
-		closing:    make(chan struct{}),
+// newEngine wraps a started process whose exits g hears of.
+func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) {
+	src, err := newPipeSource(proc.stdout)
+	if err != nil {
+		return nil, err
 	}
-	go e.readLoop()
-	return e
+	g.mu.Lock()
+	g.in, g.out = proc.stdin, proc.stdout
+	g.applyRead()
+	g.mu.Unlock()
+	return &Engine{
+		name:      name,
+		handshake: orDefault(spec.HandshakeTimeout, DefaultHandshakeTimeout),
+		quitGrace: orDefault(spec.QuitGrace, DefaultQuitGrace),
+		proc:      proc,
+		gate:      g,
+		src:       src,
+		lr:        protocol.NewReader(src),
+		w:         protocol.NewWriter(proc.stdin),
+		closing:   make(chan struct{}),
+	}, nil
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -208,6 +226,10 @@ func orDefault(d, def time.Duration) time.Duration {
 	}
 	return d
 }
+
+// maxDeclarations bounds the option and games lines of a handshake, so
+// that a bot cannot make the arena hold an endless list.
+const maxDeclarations = 256
 
 // start runs the handshake, sets the options and waits for readyok.
 func (e *Engine) start(ctx context.Context, began time.Time, options map[string]string) error {
@@ -219,7 +241,14 @@ func (e *Engine) start(ctx context.Context, began time.Time, options map[string]
 		return err
 	}
 	var id protocol.ID
-	err := e.await(ctx, op, "handshake", began, deadline, func(m protocol.Message) (bool, error) {
+	declarations := 0
+	err := e.await(ctx, op, "handshake", began, deadline, nil, func(m protocol.Message) (bool, error) {
+		switch m.(type) {
+		case protocol.Option, protocol.Games:
+			if declarations++; declarations > maxDeclarations {
+				return false, fmt.Errorf("%w: more than %d option and games lines", protocol.ErrUnexpected, maxDeclarations)
+			}
+		}
 		return id.Apply(m)
 	})
 	if err != nil {
@@ -269,11 +298,11 @@ func optionNames(opts []protocol.Option) string {
 
 // awaitReady waits for readyok, ignoring info lines and stale pongs.
 func (e *Engine) awaitReady(ctx context.Context, op string, began, deadline time.Time) error {
-	return e.await(ctx, op, "readyok", began, deadline, func(m protocol.Message) (bool, error) {
+	return e.await(ctx, op, "readyok", began, deadline, nil, func(m protocol.Message) (bool, error) {
 		switch m.(type) {
 		case protocol.ReadyOK:
 			return true, nil
-		case protocol.Info, protocol.Pong:
+		case protocol.Pong:
 			return false, nil
 		}
 		return false, unexpected(m, "readyok")
@@ -308,6 +337,23 @@ func (e *Engine) UnknownLines() int64 { return e.unknown.Load() }
 // exited. (Close reaps it.)
 func (e *Engine) Exited() <-chan struct{} { return e.proc.exited }
 
+// call starts a call: it waits for Close to finish interrupting an earlier
+// one, checks that the Engine is usable, and lets ctx interrupt the call's
+// reads and writes. The returned function ends the call.
+func (e *Engine) call(ctx context.Context, op string) (end func(), err error) {
+	e.callMu.Lock()
+	if err := e.usable(op); err != nil {
+		e.callMu.Unlock()
+		return nil, err
+	}
+	e.gate.begin()
+	stop := context.AfterFunc(ctx, e.gate.cancel)
+	return func() {
+		stop()
+		e.callMu.Unlock()
+	}, nil
+}
+
 // NewGame tells the bot a game starts: the game, its preset and every rule
 // setting, and the bot's color. It then sends isready and waits for
 // readyok, giving the bot time to prepare off the clock, within the
@@ -315,9 +361,11 @@ func (e *Engine) Exited() <-chan struct{} { return e.proc.exited }
 // declare is an *Error of KindUnsupported.
 func (e *Engine) NewGame(ctx context.Context, g NewGame) error {
 	const op = "newgame"
-	if err := e.usable(op); err != nil {
+	end, err := e.call(ctx, op)
+	if err != nil {
 		return err
 	}
+	defer end()
 	if g.Rules == nil {
 		return &Error{Bot: e.name, Kind: KindInvalid, Op: op, Err: errors.New("no rules")}
 	}
@@ -341,17 +389,20 @@ func (e *Engine) NewGame(ctx context.Context, g NewGame) error {
 // Move sends the position (the start text, or startpos, and the moves
 // since), the legal moves if the bot wants them, and go with the clock,
 // all in one write, then waits for the bot's move until req.Deadline or
-// until ctx is done. It returns the raw move text with the info lines that
-// preceded it; the caller referees the move.
+// until ctx is done. It returns the raw move text with the last info line
+// that preceded it; the caller referees the move.
 //
-// A move the bot wrote before it was asked is a protocol violation when
-// the arena sees it first; a bot writing two moves in a row may instead
-// have its second taken as the answer to the next request.
+// A move the bot wrote before it was asked (such as a second move for the
+// previous request) is a protocol violation if it has reached the arena
+// by the time the request is written. One that arrives later is taken as
+// the answer: the arena cannot tell it from one.
 func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	const op = "move"
-	if err := e.usable(op); err != nil {
+	end, err := e.call(ctx, op)
+	if err != nil {
 		return Reply{}, err
 	}
+	defer end()
 	msgs := make([]protocol.Message, 0, 3)
 	msgs = append(msgs, protocol.Position{Text: req.StartText, Moves: req.Moves})
 	if e.id.LegalMoves {
@@ -365,15 +416,15 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	if err := e.send(ctx, op, req.Deadline, msgs...); err != nil {
 		return Reply{}, err
 	}
-	var r Reply
-	err := e.await(ctx, op, "move", began, req.Deadline, func(m protocol.Message) (bool, error) {
+	var (
+		r    Reply
+		keep infoKeeper
+	)
+	err = e.await(ctx, op, "move", began, req.Deadline, &keep, func(m protocol.Message) (bool, error) {
 		switch m := m.(type) {
 		case protocol.Move:
 			r.Move = m.Move
 			return true, nil
-		case protocol.Info:
-			r.Info = append(r.Info, m)
-			return false, nil
 		case protocol.Pong:
 			return false, nil
 		}
@@ -383,6 +434,11 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return Reply{}, err
 	}
 	r.Elapsed = time.Since(began)
+	var infoErr error
+	if r.Info, infoErr = keep.result(); infoErr != nil {
+		unknown := 0
+		_ = e.ignore(op, "move", infoErr, &unknown)
+	}
 	return r, nil
 }
 
@@ -391,9 +447,11 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 // its last move.
 func (e *Engine) GameOver(ctx context.Context, r game.Result, reason string) error {
 	const op = "gameover"
-	if err := e.usable(op); err != nil {
+	end, err := e.call(ctx, op)
+	if err != nil {
 		return err
 	}
+	defer end()
 	if err := e.drain(ctx, op); err != nil {
 		return err
 	}
@@ -405,9 +463,11 @@ func (e *Engine) GameOver(ctx context.Context, r game.Result, reason string) err
 // the matching pong.
 func (e *Engine) Ping(ctx context.Context, timeout time.Duration) error {
 	const op = "ping"
-	if err := e.usable(op); err != nil {
+	end, err := e.call(ctx, op)
+	if err != nil {
 		return err
 	}
+	defer end()
 	if err := e.drain(ctx, op); err != nil {
 		return err
 	}
@@ -418,12 +478,9 @@ func (e *Engine) Ping(ctx context.Context, timeout time.Duration) error {
 	if err := e.send(ctx, op, deadline, protocol.Ping{Token: token}); err != nil {
 		return err
 	}
-	return e.await(ctx, op, "pong", began, deadline, func(m protocol.Message) (bool, error) {
-		switch m := m.(type) {
-		case protocol.Pong:
+	return e.await(ctx, op, "pong", began, deadline, nil, func(m protocol.Message) (bool, error) {
+		if m, ok := m.(protocol.Pong); ok {
 			return m.Token == token, nil // older tokens are stale answers
-		case protocol.Info:
-			return false, nil
 		}
 		return false, unexpected(m, "pong")
 	})
@@ -443,7 +500,6 @@ func (e *Engine) Close() error {
 // shutdown stops everything; polite sends quit and grants the grace period.
 func (e *Engine) shutdown(polite bool) error {
 	close(e.closing)
-	close(e.done)
 	grace := time.Duration(0)
 	if polite && !e.proc.hasExited() {
 		grace = e.quitGrace
@@ -455,38 +511,31 @@ func (e *Engine) shutdown(polite bool) error {
 			e.wmu.Unlock()
 		}
 	}
+	// Interrupt the call in progress, if any, and wait for it to end;
+	// from then on no call uses the pipes.
+	e.gate.close()
+	e.callMu.Lock()
+	defer e.callMu.Unlock()
+	var discarded chan struct{}
+	if grace > 0 {
+		// Keep reading the bot's output while it quits, so that it cannot
+		// block on a full pipe; the goroutine ends when shutdown closes
+		// the pipe.
+		e.gate.release()
+		discarded = make(chan struct{})
+		go func() {
+			defer close(discarded)
+			_, _ = io.Copy(io.Discard, e.proc.stdout)
+		}()
+	}
 	err := e.proc.shutdown(grace, reapTimeout)
-	<-e.readerDone
+	if discarded != nil {
+		<-discarded
+	}
 	if err != nil {
 		return &Error{Bot: e.name, Kind: KindClosed, Op: "close", Err: err}
 	}
 	return nil
-}
-
-// readLoop reads the bot's stdout line by line and hands each parsed line
-// to the caller waiting in await or drain. It returns when the output ends
-// or fails (EOF, a line that breaks the protocol, or Close closing the
-// pipe). Once Close has closed done it keeps reading and discards, so that
-// a bot writing while it quits cannot block on a full pipe.
-func (e *Engine) readLoop() {
-	defer close(e.readerDone)
-	defer close(e.lines)
-	r := protocol.NewReader(e.proc.stdout)
-	for {
-		line, err := r.ReadLine()
-		if err != nil {
-			e.readErr = err
-			return
-		}
-		if strings.TrimLeft(line, " \t") == "" {
-			continue
-		}
-		m, err := protocol.Parse(line)
-		select {
-		case e.lines <- event{msg: m, err: err}:
-		case <-e.done:
-		}
-	}
 }
 
 // usable returns the error that made the Engine unusable, if any.
@@ -494,10 +543,8 @@ func (e *Engine) usable(op string) error {
 	if e.broken != nil {
 		return e.broken
 	}
-	select {
-	case <-e.closing:
+	if isClosed(e.closing) {
 		return e.closedErr(op)
-	default:
 	}
 	return nil
 }
@@ -517,7 +564,7 @@ func (e *Engine) fail(kind Kind, op string, err error) error {
 }
 
 // send writes msgs in one write, with a write deadline (zero: none) that
-// ctx can cut short.
+// ctx and Close cut short.
 func (e *Engine) send(ctx context.Context, op string, deadline time.Time, msgs ...protocol.Message) error {
 	if err := ctx.Err(); err != nil {
 		return e.fail(KindCanceled, op, err)
@@ -527,11 +574,8 @@ func (e *Engine) send(ctx context.Context, op string, deadline time.Time, msgs .
 	}
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
-	stdin := e.proc.stdin
-	_ = stdin.SetWriteDeadline(deadline)
-	stop := context.AfterFunc(ctx, func() { _ = stdin.SetWriteDeadline(time.Now()) })
+	e.gate.setWrite(deadline)
 	err := e.w.WriteMessage(msgs...)
-	stop()
 	switch {
 	case err == nil:
 		return nil
@@ -548,157 +592,6 @@ func (e *Engine) send(ctx context.Context, op string, deadline time.Time, msgs .
 		return e.fail(KindCrash, op, fmt.Errorf("%s before the %s request", e.gone("closed its input"), op))
 	}
 	return e.fail(KindCrash, op, fmt.Errorf("write to the bot: %w", err))
-}
-
-// drain handles the lines the bot wrote since the last exchange without
-// waiting: info and stale pongs are dropped, pings answered, and a move or
-// any other message nobody asked for is a protocol violation. A bot whose
-// output has ended fails here, before anything is sent.
-func (e *Engine) drain(ctx context.Context, op string) error {
-	unknown := 0
-	for {
-		select {
-		case ev, ok := <-e.lines:
-			if !ok {
-				return e.readFailure(op, "the next request")
-			}
-			if err := e.handleEvent(ctx, op, ev, nil, "nothing", time.Time{}, &unknown); err != nil {
-				return err
-			}
-		default:
-			return nil
-		}
-	}
-}
-
-// await reads the bot's messages, passing each to handle, until handle
-// reports done, the deadline passes (zero: no deadline), ctx is done, the
-// Engine is closed, or the bot exits, closes its output or breaks the
-// protocol. what names the awaited answer in errors; began is when the
-// exchange started, for the timeout message.
-func (e *Engine) await(ctx context.Context, op, what string, began, deadline time.Time,
-	handle func(protocol.Message) (bool, error)) error {
-	var timeout <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		timeout = t.C
-	}
-	exited := e.proc.exited
-	var drained <-chan time.Time
-	unknown := 0
-	for {
-		select {
-		case ev, ok := <-e.lines:
-			if !ok {
-				return e.readFailure(op, what)
-			}
-			if err := e.handleEvent(ctx, op, ev, handle, what, deadline, &unknown); err != nil {
-				if errors.Is(err, errDone) {
-					return nil
-				}
-				return err
-			}
-		case <-exited:
-			// Take what the bot wrote before it died, then report it.
-			exited = nil
-			t := time.NewTimer(exitDrain)
-			defer t.Stop()
-			drained = t.C
-		case <-drained:
-			return e.fail(KindCrash, op, fmt.Errorf("%s while awaiting %s", e.proc.exitStatus(), what))
-		case <-timeout:
-			return e.fail(KindTimeout, op, fmt.Errorf("no %s within %v", what, deadline.Sub(began).Round(time.Millisecond)))
-		case <-ctx.Done():
-			return e.fail(KindCanceled, op, ctx.Err())
-		case <-e.closing:
-			return e.closedErr(op)
-		}
-	}
-}
-
-// errDone is handleEvent's signal that handle reported the exchange done.
-var errDone = errors.New("done")
-
-// handleEvent deals with one line of the bot's output. Lines the protocol
-// says to ignore are counted in *unknown (too many is a violation); pings
-// are answered by the deadline (zero: within the handshake timeout); every
-// other message goes to handle, or, when handle is nil (between
-// exchanges), must be an info line or a stale pong.
-func (e *Engine) handleEvent(ctx context.Context, op string, ev event,
-	handle func(protocol.Message) (bool, error), what string, deadline time.Time, unknown *int) error {
-	if ev.err != nil {
-		if !ignorable(ev.err) {
-			return e.fail(KindProtocol, op, ev.err)
-		}
-		e.ignore(ev.err)
-		if *unknown++; *unknown > MaxUnknownLines {
-			return e.fail(KindProtocol, op, fmt.Errorf("more than %d unknown lines while awaiting %s",
-				MaxUnknownLines, what))
-		}
-		return nil
-	}
-	if p, ok := ev.msg.(protocol.Ping); ok {
-		if deadline.IsZero() {
-			deadline = time.Now().Add(e.handshake)
-		}
-		return e.send(ctx, op, deadline, protocol.Pong{Token: p.Token})
-	}
-	if handle == nil {
-		switch ev.msg.(type) {
-		case protocol.Info, protocol.Pong:
-			return nil
-		case protocol.Move:
-			return e.fail(KindProtocol, op, fmt.Errorf("%w: a move nobody asked for: %q",
-				protocol.ErrUnexpected, formatMessage(ev.msg)))
-		}
-		return e.fail(KindProtocol, op, unexpected(ev.msg, what))
-	}
-	done, err := handle(ev.msg)
-	if err != nil {
-		return e.fail(KindProtocol, op, err)
-	}
-	if done {
-		return errDone
-	}
-	return nil
-}
-
-// ignorable reports whether a parse error concerns a line the protocol
-// says to ignore: an unknown command, or an info line with bad fields.
-func ignorable(err error) bool {
-	if errors.Is(err, protocol.ErrUnknownCommand) {
-		return true
-	}
-	var pe *protocol.ProtocolError
-	if errors.As(err, &pe) && errors.Is(err, protocol.ErrSyntax) {
-		first, _, _ := strings.Cut(strings.TrimLeft(pe.Line, " \t"), " ")
-		return first == "info"
-	}
-	return false
-}
-
-// ignore counts an ignored line and notes it in the stderr log.
-func (e *Engine) ignore(err error) {
-	e.unknown.Add(1)
-	var pe *protocol.ProtocolError
-	if errors.As(err, &pe) {
-		e.proc.log.notef("ignored output line %q", pe.Line)
-	}
-}
-
-// readFailure turns the end of the bot's output into an *Error.
-func (e *Engine) readFailure(op, what string) error {
-	err := e.readErr
-	switch {
-	case isClosed(e.closing):
-		return e.closedErr(op)
-	case errors.Is(err, protocol.ErrLineTooLong), errors.Is(err, protocol.ErrNotUTF8):
-		return e.fail(KindProtocol, op, err)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return e.fail(KindCrash, op, fmt.Errorf("%s while awaiting %s", e.gone("closed its output"), what))
-	}
-	return e.fail(KindCrash, op, fmt.Errorf("read from the bot: %w", err))
 }
 
 // gone describes a bot that stopped talking: its exit status if it exits

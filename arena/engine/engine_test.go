@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/protocol"
@@ -90,24 +92,16 @@ func TestGoodBot(t *testing.T) {
 		if r.Elapsed <= 0 || r.Elapsed > 5*time.Second {
 			t.Errorf("move %d: Elapsed = %v, want in (0, 5s]", i, r.Elapsed)
 		}
-		got := map[string]string{}
-		var search *protocol.Info
-		for _, in := range r.Info {
-			if k, v, ok := strings.Cut(in.String, "="); ok {
-				got[k+"="] = v
-			}
-			if in.Depth > 0 {
-				search = &in
-			}
-		}
+		got := seen(r.Info)
 		for k, want := range tt.wantInfos {
 			if got[k] != want {
 				t.Errorf("move %d: bot saw %s%q, want %q", i, k, got[k], want)
 			}
 		}
-		if search == nil || search.Depth != 3 || !search.HasScore || search.Score != -5 || search.Nodes != 100 ||
-			strings.Join(search.PV, " ") != tt.wantMove+" Q@d5" {
-			t.Errorf("move %d: search info = %+v, want depth 3 score -5 nodes 100 pv %s Q@d5", i, search, tt.wantMove)
+		// The last info line is malformed: Info is the one before.
+		if in := r.Info; in == nil || in.Depth != 3 || !in.HasScore || in.Score != -5 || in.Nodes != 100 ||
+			strings.Join(in.PV, " ") != tt.wantMove+" Q@d5" || !strings.HasPrefix(in.Raw, "info depth 3 ") {
+			t.Errorf("move %d: Info = %+v, want depth 3 score -5 nodes 100 pv %s Q@d5", i, in, tt.wantMove)
 		}
 	}
 	// Each move request carried one ignored chatter line and one malformed info line.
@@ -153,6 +147,21 @@ func TestGoodBot(t *testing.T) {
 	}
 }
 
+// seen decodes the good bot's report of what it received, which it sends
+// as the string of its last well-formed info line: "key=value;...".
+func seen(in *protocol.Info) map[string]string {
+	got := map[string]string{}
+	if in == nil {
+		return got
+	}
+	for _, kv := range strings.Split(in.String, ";") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			got[k+"="] = v
+		}
+	}
+	return got
+}
+
 func TestNoLegalMoves(t *testing.T) {
 	checkNoLeaks(t)
 	e := mustStart(t, botSpec(t, modeNoLegal))
@@ -163,12 +172,9 @@ func TestNoLegalMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range r.Info {
-		if in.String == "legal=" {
-			return // the bot never received legalmoves
-		}
+	if legal, ok := seen(r.Info)["legal="]; !ok || legal != "" {
+		t.Errorf("bot without legalmoves request received legal moves %q", legal)
 	}
-	t.Errorf("bot without legalmoves request received legal moves: %+v", r.Info)
 }
 
 // TestMoveFailures drives bots that misbehave on go and checks the Kind,
@@ -608,6 +614,71 @@ func TestCrashBetweenMoves(t *testing.T) {
 	}
 	if !processGone(e.Pid(), false) {
 		t.Errorf("bot process %d still there after Close", e.Pid())
+	}
+}
+
+// TestInfoFlood checks that a bot streaming info lines costs the arena no
+// memory: only the last one is kept.
+func TestInfoFlood(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeInfoFlood))
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r, err := e.Move(t.Context(), MoveRequest{Legal: []string{"N@b1"}, Deadline: time.Now().Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if r.Move != "N@b1" || r.Info == nil || r.Info.Depth != 7 || r.Info.String != "last" {
+		t.Errorf("Move = %q, Info %+v; want N@b1 with the last info line (depth 7)", r.Move, r.Info)
+	}
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 8<<20 {
+		t.Errorf("live heap grew by %d MiB holding the reply to 96 MB of info lines", grew>>20)
+	}
+	if in := r.Info; in != nil && len(in.Raw) > MaxInfoText {
+		t.Errorf("Info.Raw holds %d bytes, want at most %d", len(in.Raw), MaxInfoText)
+	}
+}
+
+func TestCompactInfo(t *testing.T) {
+	long := strings.Repeat("é", MaxInfoText) // two bytes a letter
+	var pv []string
+	for range 400 {
+		pv = append(pv, "K@e4")
+	}
+	in := protocol.Info{Depth: 2, PV: pv, String: long, Raw: "info depth 2 pv " + strings.Join(pv, " ") + " string " + long}
+	got := compactInfo(in)
+	if len(got.Raw) > MaxInfoText || len(got.String) > MaxInfoText || !utf8.ValidString(got.Raw) || !utf8.ValidString(got.String) {
+		t.Errorf("Raw %d bytes, String %d bytes (valid UTF-8: %v, %v); want at most %d each",
+			len(got.Raw), len(got.String), utf8.ValidString(got.Raw), utf8.ValidString(got.String), MaxInfoText)
+	}
+	if n := len(strings.Join(got.PV, " ")); n > MaxInfoText || len(got.PV) == 0 {
+		t.Errorf("PV of %d moves, %d bytes; want some moves in at most %d bytes", len(got.PV), n, MaxInfoText)
+	}
+	if got.Depth != 2 || !strings.HasPrefix(in.Raw, got.Raw) || !strings.HasPrefix(in.String, got.String) {
+		t.Errorf("compactInfo = %+v, want a prefix of the input", got)
+	}
+}
+
+// TestDoubleMove checks that a second move for one go is a protocol
+// violation, not the answer to the next request.
+func TestDoubleMove(t *testing.T) {
+	for i := range 5 {
+		e := mustStart(t, botSpec(t, modeDoubleMove))
+		if _, err := e.Move(t.Context(), MoveRequest{Legal: []string{"N@b1"}, Deadline: time.Now().Add(5 * time.Second)}); err != nil {
+			t.Fatalf("bot %d: first move: %v", i, err)
+		}
+		r, err := e.Move(t.Context(), MoveRequest{Legal: []string{"N@b2"}, Deadline: time.Now().Add(5 * time.Second)})
+		if err == nil {
+			t.Fatalf("bot %d: second Move = %q, want a protocol violation", i, r.Move)
+		}
+		if ee := asError(t, err); ee.Kind != KindProtocol || !strings.Contains(err.Error(), "a move nobody asked for") {
+			t.Errorf("bot %d: second Move: %v, want KindProtocol: a move nobody asked for", i, err)
+		}
+		e.Close()
 	}
 }
 

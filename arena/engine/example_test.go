@@ -45,7 +45,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("move:", reply.Move, "info:", reply.Info[0].String)
+	fmt.Println("move:", reply.Move, "info:", reply.Info.String)
 	// Output:
 	// shellbot plays [cheversi]
 	// move: K@e4 info: thinking hard

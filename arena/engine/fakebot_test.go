@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 // Fake bot modes. Unless said otherwise a mode plays like "good" apart from
 // its one misbehaviour.
 const (
-	modeGood          = "good"           // full handshake, reports what it received in info strings
+	modeGood          = "good"           // full handshake, reports what it received in its last info line
 	modeInstant       = "instant"        // answers go with a bare move, no info
 	modeNoLegal       = "nolegal"        // does not request legal moves
 	modeCrash         = "crash"          // exits with status 3 on go
@@ -55,6 +55,8 @@ const (
 	modePinger        = "pinger"         // pings the arena before each move and waits for the pong
 	modeDeaf          = "deaf"           // stops reading its input after the handshake
 	modeSleeper       = "sleeper"        // the grandchild: sleeps
+	modeInfoFlood     = "info-flood"     // writes 96 MB of info lines before each move
+	modeDoubleMove    = "double-move"    // answers go with two moves in one write
 )
 
 // fakeBot plays the arena protocol on stdin/stdout in the given mode and
@@ -152,6 +154,14 @@ func fakeBot(mode string) int {
 				out.Flush()
 			case modeBadMove:
 				say("move")
+			case modeInfoFlood:
+				line := "info depth 1 nodes 5 string " + strings.Repeat("x", 8<<10)
+				for range 96 << 20 / len(line) {
+					say(line)
+				}
+				say("info depth 7 score 12 pv "+move+" string last", "move "+move)
+			case modeDoubleMove:
+				say("move "+move, "move "+move)
 			case modeLongLine:
 				out.Write(bytes.Repeat([]byte("x"), 10<<20))
 				out.Flush()
@@ -179,15 +189,13 @@ func fakeBot(mode string) int {
 				}
 				say("move " + move)
 			default:
-				say("info string pos="+pos,
-					"info string legal="+strings.Join(legal, ","),
-					"info string opts="+formatOpts(opts),
-					"info string newgame="+newgame,
-					"info string env="+os.Getenv(envEcho),
-					"info string dir="+mustGetwd(),
-					"info bogus fields here",
+				report := strings.Join([]string{"pos=" + pos, "legal=" + strings.Join(legal, ","),
+					"opts=" + formatOpts(opts), "newgame=" + newgame, "env=" + os.Getenv(envEcho), "dir=" + mustGetwd()}, ";")
+				say("info string thinking",
+					"info depth 1 string shallow",
 					"chatter that the arena ignores",
-					"info depth 3 score -5 nodes 100 pv "+move+" Q@d5",
+					"info depth 3 score -5 nodes 100 pv "+move+" Q@d5 string "+report,
+					"info bogus fields here",
 					"move "+move)
 			}
 		case "ping":

@@ -36,9 +36,10 @@ type process struct {
 	wg         sync.WaitGroup
 }
 
-// startProcess launches spec's command in a new process group. On error
+// startProcess launches spec's command in a new process group; onExit
+// (which may be nil) is called with the time the process exited. On error
 // nothing is left running and every file it opened is closed.
-func startProcess(spec *Spec) (p *process, err error) {
+func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
 	p = &process{exited: make(chan struct{}), reap: make(chan struct{}), stderrDone: make(chan struct{})}
 	var closeOnErr, closeAfterStart []*os.File
 	defer func() {
@@ -110,11 +111,11 @@ func startProcess(spec *Spec) (p *process, err error) {
 			// protection against group id reuse.
 			_ = cmd.Wait()
 			p.status = cmd.ProcessState.String()
-			close(p.exited)
+			p.markExited(onExit)
 			return
 		}
 		p.status = status
-		close(p.exited)
+		p.markExited(onExit)
 		<-p.reap
 		_ = cmd.Wait() // releases the zombie and the os.Process
 	}()
@@ -129,6 +130,14 @@ func startProcess(spec *Spec) (p *process, err error) {
 		close(p.stderrDone)
 	}
 	return p, nil
+}
+
+// markExited closes exited and tells onExit (if any).
+func (p *process) markExited(onExit func(time.Time)) {
+	close(p.exited)
+	if onExit != nil {
+		onExit(time.Now())
+	}
 }
 
 // hasExited reports whether the process has exited.
