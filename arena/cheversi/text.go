@@ -152,14 +152,14 @@ func (r *Rules) ParsePosition(text string) (Position, error) {
 		return bad("ply %q, want a number from 0 to %d", fields[2], MaxPlies)
 	}
 	if ply != placed {
-		return bad("ply %d but %d pieces on the board", ply, placed)
+		return bad("ply %d but %s on the board", ply, pieces(placed))
 	}
 	if game.Color(ply&1) != turn {
 		return bad("side to move %s does not match ply %d", turn, ply)
 	}
 	// Each side places on its own turns, so White has ceil(ply/2) pieces.
 	if nw := bits.OnesCount64(p.occ[game.White]); nw != (ply+1)/2 {
-		return bad("white has %d pieces at ply %d, want %d", nw, ply, (ply+1)/2)
+		return bad("white has %s at ply %d, want %d", pieces(nw), ply, (ply+1)/2)
 	}
 	p.ply = uint8(ply)
 	if fields[3] == "-" {
@@ -216,4 +216,12 @@ func pluralName(pc Piece) string {
 		return pc.name()
 	}
 	return pc.name() + "s"
+}
+
+// pieces counts pieces in words: "1 piece", "3 pieces".
+func pieces(n int) string {
+	if n == 1 {
+		return "1 piece"
+	}
+	return strconv.Itoa(n) + " pieces"
 }

@@ -107,7 +107,7 @@ func TestParseStateErrors(t *testing.T) {
 		{"cheversi", "8/8/8/8/4K3/8/8/8 b 01 e4", `ply "01"`},
 		{"cheversi", "8/8/8/8/4K3/8/8/8 b +1 e4", `ply "+1"`},
 		{"cheversi", "8/8/8/8/4K3/8/8/8 b 17 e4", `ply "17"`},
-		{"cheversi", "8/8/8/8/4K3/8/8/8 b 2 e4", "ply 2 but 1 pieces"},
+		{"cheversi", "8/8/8/8/4K3/8/8/8 b 2 e4", "ply 2 but 1 piece on"},
 		{"cheversi", "8/8/8/8/4K3/8/8/8 w 1 e4", "does not match ply 1"},
 		{"cheversi", "8/8/8/8/4K3/8/8/8 b 1 -", "no last square at ply 1"},
 		{"cheversi", "8/8/8/8/8/8/8/8 w 0 e4", "last square e4 at ply 0"},

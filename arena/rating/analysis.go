@@ -347,14 +347,22 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 
 	pairs, badKeys := pairUp(games)
 	if badKeys > 0 {
+		games, carry, they := "games", "carry", "they count"
+		if badKeys == 1 {
+			games, carry, they = "game", "carries", "it counts"
+		}
 		a.Notes = append(a.Notes, fmt.Sprintf(
-			"%d games carry a pair key that does not make a colour-reversed pair of two games; they count only in the per-game figures", badKeys))
+			"%d %s %s a pair key that does not make a colour-reversed pair of two games; %s only in the per-game figures", badKeys, games, carry, they))
 	}
 	a.Pairs = pairStats(games, pairs, fit, rank, opt.Confidence)
 	a.SideBalance = sideBalance(games, pairs, opt)
 	if f := a.SideBalance.Forfeits; f > 0 {
+		were, they, are := "were", "they count", "are"
+		if f == 1 {
+			were, they, are = "was", "it counts", "is"
+		}
 		a.Notes = append(a.Notes, fmt.Sprintf(
-			"%d of %d games were decided by a forfeit; they count for the ratings but are left out of the side balance", f, len(games)))
+			"%d of %d games %s decided by a forfeit; %s for the ratings but %s left out of the side balance", f, len(games), were, they, are))
 	}
 	a.SideBalance.AdvantageElo = a.Fit.AdvantageElo
 	a.SideBalance.AdvantageInterval = a.Fit.AdvantageInterval

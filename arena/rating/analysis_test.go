@@ -276,3 +276,25 @@ func TestRankingByGroup(t *testing.T) {
 		t.Errorf("LOS from the last of a group to the next group = %v, want nil", *a.Players[2].LOSNext)
 	}
 }
+
+// TestNotesCountOne checks the notes' wording for a count of one.
+func TestNotesCountOne(t *testing.T) {
+	games := []Game{
+		{White: "A", Black: "B", FirstMover: game.White, Result: game.WhiteWins, PairKey: "p1"},
+		{White: "B", Black: "A", FirstMover: game.White, Result: game.Draw, PairKey: "p1"},
+		{White: "A", Black: "B", FirstMover: game.White, Result: game.BlackWins, PairKey: "lone", Forfeit: true},
+	}
+	a, err := Analyze(games, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(a.Notes, " ")
+	for _, want := range []string{
+		"1 game carries a pair key that does not make a colour-reversed pair of two games; it counts only",
+		"1 of 3 games was decided by a forfeit; it counts for the ratings but is left out",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q do not contain %q", notes, want)
+		}
+	}
+}

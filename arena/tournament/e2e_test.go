@@ -272,7 +272,7 @@ func TestPreflightRejectsBots(t *testing.T) {
 		want string
 	}{
 		{testBot{"silent", "nohandshake"}, `bot "silent"`},
-		{testBot{"martian", "othergame"}, `bot "martian" does not play cheversi`},
+		{testBot{"martian", "othergame"}, `bot "martian" does not play cheversi (it plays go)`},
 	} {
 		t.Run(tc.bot.name, func(t *testing.T) {
 			path := writeConfig(t, "[game]\nname = \"cheversi\"\n", "preflight", testBot{"good", "first"}, tc.bot)
@@ -516,5 +516,25 @@ move = "2s"
 	}
 	if n := strings.Count(string(pdn), `[GameType "21"]`); n != 4 {
 		t.Errorf("games.pdn: %d GameType tags, want 4", n)
+	}
+}
+
+// TestLengthCapCountsOpeningPlies checks the decision docs/rules/checkers.md
+// states: the length cap counts from the initial position, the ballot's
+// opening plies included.
+func TestLengthCapCountsOpeningPlies(t *testing.T) {
+	path := writeConfig(t, "[game]\nname = \"checkers\"\n[openings]\nlimit = 2\n[adjudication]\nmax_plies = 5\n", "cap",
+		testBot{"a", "first"}, testBot{"b", "first"})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	recs := readRecords(t, out)
+	checkComplete(t, recs, 4)
+	for _, r := range recs {
+		if len(r.Opening.Moves) != 3 || len(r.Moves) != 2 || r.Reason != game.ReasonMaxPlies {
+			t.Errorf("game %d: %d opening plies, %d played, reason %s; want 3, 2 and %s",
+				r.ID, len(r.Opening.Moves), len(r.Moves), r.Reason, game.ReasonMaxPlies)
+		}
 	}
 }

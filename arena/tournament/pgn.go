@@ -160,6 +160,12 @@ func RewriteGameText(dir, gameName string, recs []Record, event string) error {
 		tmp.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	// CreateTemp makes the file private; the game file is read like every
+	// other output.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -3,10 +3,13 @@ package tournament_test
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/arena-games/arena/arena/tournament"
@@ -106,6 +109,27 @@ func TestWriteGameText(t *testing.T) {
 	}
 	if tournament.GameTextFile("checkers") != "games.pdn" || tournament.GameTextFile("cheversi") != "games.pgn" {
 		t.Errorf("GameTextFile: %s, %s", tournament.GameTextFile("checkers"), tournament.GameTextFile("cheversi"))
+	}
+}
+
+// TestRewriteGameTextMode checks that the rebuilt game file is readable
+// like the other outputs (0644), not private like a temporary file.
+func TestRewriteGameTextMode(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	for _, g := range []string{"cheversi", "checkers"} {
+		dir := t.TempDir()
+		recs := []tournament.Record{playedRecord(t, g, nil, 100)}
+		if err := tournament.RewriteGameText(dir, g, recs, "E"); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(filepath.Join(dir, tournament.GameTextFile(g)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != 0o644 {
+			t.Errorf("%s: mode %v, want -rw-r--r--", tournament.GameTextFile(g), got)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -426,7 +427,11 @@ func (r *runner) preflight(ctx context.Context, p *pool) error {
 		case res.err != nil:
 			errs = append(errs, fmt.Errorf("%w: %w (its stderr is in %s)", ErrBot, res.err, p.specs[res.bot].StderrPath))
 		case !res.e.ID().Plays(r.rules.Game()):
-			errs = append(errs, fmt.Errorf("%w: bot %q does not play %s (it plays: %v)", ErrBot, res.bot, r.rules.Game(), res.e.ID().Games))
+			plays := "it declares no game"
+			if g := res.e.ID().Games; len(g) > 0 {
+				plays = "it plays " + strings.Join(g, ", ")
+			}
+			errs = append(errs, fmt.Errorf("%w: bot %q does not play %s (%s)", ErrBot, res.bot, r.rules.Game(), plays))
 			p.put(res.bot, res.e, true)
 		default:
 			p.put(res.bot, res.e, false)

@@ -47,12 +47,22 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	switch {
+	case len(args) == 0:
+		printUsage(stderr)
+		return 2
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1:
 		printUsage(stdout)
-		if len(args) == 0 {
+		return 0
+	case args[0] == "help":
+		// "arena help CMD" is "arena CMD -h".
+		if len(args) > 2 {
+			fmt.Fprintf(stderr, "arena help: one command at a time\n")
 			return 2
 		}
-		return 0
+		args = []string{args[1], "-h"}
+	case args[0] == "-version" || args[0] == "--version":
+		args = []string{"version"}
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -80,6 +90,7 @@ func exitCode(stderr io.Writer, name string, err error) int {
 		return ee.code
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "arena %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "(\"arena help %s\" lists its flags)\n", name)
 		return 2
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "arena %s: interrupted\n", name)
@@ -102,13 +113,15 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "arena <command> -h" for a command's flags.`)
+	fmt.Fprintln(w, `Run "arena help <command>" for a command's flags; "arena version" tells the build.`)
 }
 
 // newFlagSet returns a FlagSet that reports errors instead of exiting, so
-// that main maps them to exit status 2.
+// that main maps them to exit status 2. Its usage (on -h) goes to standard
+// output.
 func newFlagSet(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("arena "+name, flag.ContinueOnError)
+	fs.SetOutput(os.Stdout)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: arena %s %s\n", name, usage)
 		fs.PrintDefaults()
@@ -116,12 +129,19 @@ func newFlagSet(name, usage string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, turning flag errors into usage errors.
+// parseFlags parses args, turning flag errors into usage errors. The flag
+// package's own message is held back so that main prints each error once;
+// -h prints the usage.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return err
+	case err != nil:
 		return usageError{err}
 	}
 	return nil
