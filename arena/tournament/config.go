@@ -72,7 +72,8 @@ type Config struct {
 	// Rules are the game rules built from Game and Adjudication.
 	Rules game.Rules `toml:"-"`
 
-	keys keyLines
+	keys      keyLines
+	ruleOrder []string // the keys of game.rules in the order given
 }
 
 // SPRTConfig is a sequential probability ratio test on a match of two bots,
@@ -182,18 +183,24 @@ type BotConfig struct {
 	HandshakeTimeout time.Duration `toml:"handshake_timeout"`
 }
 
-// ConfigError is a problem with a configuration, located by key and line.
+// ConfigError is a problem with a configuration, located by key and line,
+// or by the command-line flag that set the key.
 type ConfigError struct {
 	Path string // configuration file
 	Line int    // 1-based; 0 when unknown
-	Key  string // e.g. "bots[2].command"
+	Key  string // e.g. "bots[2].command"; "" when Flag names it
+	Flag string // the flag that set the key, e.g. "--set time.move=2s"; "" when the file did
 	Err  error
 }
 
-// Error returns e.g. `tour.toml:12: bots[2].command: executable "x" not found`.
+// Error returns e.g. `tour.toml:12: bots[2].command: executable "x" not
+// found`, or `--rounds 0: must be at least 1, got 0`.
 func (e *ConfigError) Error() string {
 	var b strings.Builder
-	if e.Path != "" {
+	if e.Flag != "" {
+		b.WriteString(e.Flag)
+		b.WriteString(": ")
+	} else if e.Path != "" {
 		b.WriteString(e.Path)
 		if e.Line > 0 {
 			fmt.Fprintf(&b, ":%d", e.Line)
@@ -216,11 +223,12 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // ErrConfig is wrapped by every configuration error.
 var ErrConfig = errors.New("invalid configuration")
 
-// Load reads, decodes and validates a configuration file. Unknown keys,
-// wrong types and invalid values are reported together, each as a
-// *ConfigError naming the key and its line; the joined error wraps
+// Load reads, decodes and validates a configuration file, with the keys
+// the overrides set replacing the file's. Unknown keys, wrong types and
+// invalid values are reported together, each as a *ConfigError naming the
+// key and its line (or the override's flag); the joined error wraps
 // ErrConfig.
-func Load(path string) (*Config, error) {
+func Load(path string, overrides ...Override) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read configuration: %w", err)
@@ -229,32 +237,62 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read configuration: %w", err)
 	}
-	return Parse(data, path, filepath.Dir(abs))
+	return Parse(data, path, filepath.Dir(abs), overrides...)
 }
 
-// Parse decodes and validates a configuration held in memory. name is used
-// in error messages; dir is the directory relative paths are resolved
-// against.
-func Parse(data []byte, name, dir string) (*Config, error) {
-	cfg := &Config{Path: name, Dir: dir, keys: scanKeyLines(string(data))}
+// Parse decodes and validates a configuration held in memory, with the
+// keys the overrides set replacing those of data. name is used in error
+// messages; dir is the directory relative paths are resolved against.
+func Parse(data []byte, name, dir string, overrides ...Override) (*Config, error) {
+	if len(overrides) == 0 {
+		return parse(data, name, dir, scanKeyLines(string(data)), nil, true)
+	}
+	d, err := ReadDocument(data, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range overrides {
+		if err := d.Set(o); err != nil {
+			return nil, err
+		}
+	}
+	return d.Config(name, dir)
+}
+
+// parse decodes and validates data, locating keys with keys. ruleOrder
+// lists the rule switches in the order given (nil: as data has them).
+// With fileLines, data is the file as written and the decoder's line
+// numbers are the file's; otherwise keys are located by name.
+func parse(data []byte, name, dir string, keys keyLines, ruleOrder []string, fileLines bool) (*Config, error) {
+	cfg := &Config{Path: name, Dir: dir, keys: keys}
 	md, err := toml.Decode(string(data), cfg)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			if !fileLines { // a value set by a flag, such as a bad duration
+				return nil, fmt.Errorf("%w: %w", ErrConfig, cfg.errUnindexed(strings.Split(pe.LastKey, "."), errors.New(pe.Message)))
+			}
 			return nil, fmt.Errorf("%w: %w", ErrConfig, &ConfigError{Path: name, Line: pe.Position.Line, Key: pe.LastKey, Err: errors.New(pe.Message)})
 		}
 		if m := decodeErrRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return nil, fmt.Errorf("%w: %w", ErrConfig, &ConfigError{Path: name, Line: line, Key: m[2], Err: errors.New(plainTypeError(m[3]))})
+			e := cfg.errUnindexed(strings.Split(m[2], "."), errors.New(plainTypeError(m[3])))
+			if line, _ := strconv.Atoi(m[1]); fileLines {
+				e.Line = line
+			}
+			return nil, fmt.Errorf("%w: %w", ErrConfig, e)
 		}
 		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, name, err)
+	}
+	cfg.ruleOrder = ruleOrder
+	if ruleOrder == nil {
+		cfg.ruleOrder = ruleKeys(md)
 	}
 	var errs []error
 	for _, k := range md.Undecoded() {
 		if freeForm(k) {
 			continue
 		}
-		errs = append(errs, cfg.errAt(cfg.keys.lineOfUndecoded(k), k.String(), errors.New("unknown key")))
+		errs = append(errs, cfg.errUnindexed(k, errors.New("unknown key")))
 	}
 	errs = append(errs, cfg.validate(md)...)
 	if len(errs) > 0 {
@@ -291,13 +329,33 @@ func freeForm(k toml.Key) bool {
 	return len(k) >= 3 && (k[0] == "game" && k[1] == "rules" || k[0] == "bots" && k[1] == "options")
 }
 
-func (c *Config) errAt(line int, key string, err error) error {
-	return &ConfigError{Path: c.Path, Line: line, Key: key, Err: err}
-}
-
 // errKey builds an error for the key at path (indexed, see keyLines).
 func (c *Config) errKey(path []string, err error) error {
-	return c.errAt(c.keys.line(path...), displayKey(path), err)
+	return c.errWhere(path, true, displayKey(path), err)
+}
+
+// errUnindexed builds an error for a key as the decoder names it, without
+// array indices.
+func (c *Config) errUnindexed(key []string, err error) *ConfigError {
+	return c.errWhere(key, false, strings.Join(key, "."), err)
+}
+
+func (c *Config) errWhere(path []string, indexed bool, key string, err error) *ConfigError {
+	line, flag, exact := c.keys.where(path, indexed)
+	if exact {
+		key = "" // the flag names it
+	}
+	return &ConfigError{Path: c.Path, Line: line, Key: key, Flag: flag, Err: err}
+}
+
+// whereKey describes where the key at path was given: "line 12" or
+// "--bot name=a".
+func (c *Config) whereKey(path []string) string {
+	line, flag, _ := c.keys.where(path, true)
+	if flag != "" {
+		return flag
+	}
+	return fmt.Sprintf("line %d", line)
 }
 
 // displayKey renders an indexed path as bots[2].command.
@@ -334,14 +392,15 @@ func (c *Config) validate(md toml.MetaData) []error {
 	if c.Output == "" {
 		c.Output = filepath.Join(DefaultOutputRoot, sanitizeFileName(c.Name))
 	}
-	if c.Concurrency < 0 {
-		add([]string{"concurrency"}, "must be at least 1 (or 0 for the number of CPUs), got %d", c.Concurrency)
+	// A count left out takes its default; one given must be at least 1.
+	if md.IsDefined("concurrency") && c.Concurrency < 1 {
+		add([]string{"concurrency"}, "must be at least 1, got %d", c.Concurrency)
 	}
 	if c.Concurrency == 0 {
 		c.Concurrency = runtime.NumCPU()
 	}
 
-	errs = append(errs, c.validateRules(md)...)
+	errs = append(errs, c.validateRules()...)
 
 	if c.SPRT != nil {
 		if err := c.SPRT.Params().Validate(); err != nil {
@@ -359,7 +418,7 @@ func (c *Config) validate(md toml.MetaData) []error {
 	default:
 		add([]string{"format", "kind"}, "unknown format %q (want %q or %q)", c.Format.Kind, RoundRobin, Gauntlet)
 	}
-	if c.Format.Rounds < 0 {
+	if md.IsDefined("format", "rounds") && c.Format.Rounds < 1 {
 		add([]string{"format", "rounds"}, "must be at least 1, got %d", c.Format.Rounds)
 	}
 	if c.Format.Rounds == 0 {
@@ -397,22 +456,19 @@ func (c *Config) validate(md toml.MetaData) []error {
 	return errs
 }
 
-func (c *Config) validateRules(md toml.MetaData) []error {
+func (c *Config) validateRules() []error {
 	var errs []error
 	if c.Game.Name == "" {
 		return []error{c.errKey([]string{"game", "name"}, fmt.Errorf("missing (want %s)", strings.Join(games.Names(), " or ")))}
 	}
-	// Keep the overrides in the order the file gives them.
-	for _, k := range md.Keys() {
-		if len(k) != 3 || k[0] != "game" || k[1] != "rules" {
-			continue
-		}
-		v, err := settingValue(c.Game.Rules[k[2]])
+	// Keep the overrides in the order they were given.
+	for _, k := range c.ruleOrder {
+		v, err := settingValue(c.Game.Rules[k])
 		if err != nil {
-			errs = append(errs, c.errKey([]string(k), err))
+			errs = append(errs, c.errKey([]string{"game", "rules", k}, err))
 			continue
 		}
-		c.Game.overrides = append(c.Game.overrides, game.Setting{Key: k[2], Value: v})
+		c.Game.overrides = append(c.Game.overrides, game.Setting{Key: k, Value: v})
 	}
 	adj := []struct {
 		key, name string
@@ -442,13 +498,21 @@ func (c *Config) validateRules(md toml.MetaData) []error {
 	rules, err := games.New(c.Game.Name, c.Game.Preset, c.Game.overrides)
 	if err != nil {
 		key := []string{"game"}
+		_, presetErr := games.New(c.Game.Name, c.Game.Preset, nil)
 		switch {
 		case !slices.Contains(games.Names(), c.Game.Name):
 			key = []string{"game", "name"}
+		case presetErr != nil:
+			key = []string{"game", "preset"}
 		case len(c.Game.overrides) > 0:
 			key = []string{"game", "rules"}
-		case c.Game.Preset != "":
-			key = []string{"game", "preset"}
+			// Name the first switch the rules refuse.
+			for i, o := range c.Game.overrides {
+				if _, err := games.New(c.Game.Name, c.Game.Preset, c.Game.overrides[:i+1]); err != nil {
+					key = append(key, o.Key)
+					break
+				}
+			}
 		}
 		return []error{c.errKey(key, err)}
 	}
@@ -555,7 +619,7 @@ func (c *Config) validateBots() []error {
 		case !botNameRE.MatchString(b.Name):
 			add(path("name"), "%q: use letters, digits and . _ + - (starting with a letter or digit)", b.Name)
 		case dup:
-			add(path("name"), "duplicate bot name %q (first used on line %d)", b.Name, c.keys.line("bots", strconv.Itoa(j), "name"))
+			add(path("name"), "duplicate bot name %q (first used on %s)", b.Name, c.whereKey([]string{"bots", strconv.Itoa(j), "name"}))
 		default:
 			first[b.Name] = i
 		}

@@ -125,7 +125,11 @@ func TestParseErrors(t *testing.T) {
 		{"no game", twoBots, []string{"game.name: missing"}},
 		{"unknown game", "[game]\nname = \"chess\"\n" + twoBots, []string{"t.toml:2: game.name:", "chess"}},
 		{"bad preset", "[game]\nname = \"cheversi\"\npreset = \"nope\"\n" + twoBots, []string{"t.toml:3: game.preset:", "nope"}},
-		{"bad switch", "[game]\nname = \"cheversi\"\n[game.rules]\ncolour = \"red\"\n" + twoBots, []string{"t.toml:3: game.rules:"}},
+		{"bad switch", "[game]\nname = \"cheversi\"\n[game.rules]\ncolour = \"red\"\n" + twoBots, []string{"t.toml:4: game.rules.colour: bad rules: unknown cheversi switch \"colour\""}},
+		{"bad second switch", "[game]\nname = \"cheversi\"\n[game.rules]\ntouch = \"any\"\nscoring = \"x\"\n" + twoBots, []string{"t.toml:5: game.rules.scoring:"}},
+		{"zero rounds", "[game]\nname = \"cheversi\"\n[format]\nrounds = 0\n" + twoBots, []string{"t.toml:4: format.rounds: must be at least 1, got 0"}},
+		{"negative rounds", "[game]\nname = \"cheversi\"\n[format]\nrounds = -2\n" + twoBots, []string{"t.toml:4: format.rounds: must be at least 1, got -2"}},
+		{"zero concurrency", "concurrency = 0\n[game]\nname = \"cheversi\"\n" + twoBots, []string{"t.toml:1: concurrency: must be at least 1, got 0"}},
 		{"bad switch type", "[game]\nname = \"cheversi\"\n[game.rules]\ntouch = [1]\n" + twoBots, []string{"t.toml:4: game.rules.touch: want a string"}},
 		{"bad format", "[game]\nname = \"cheversi\"\n[format]\nkind = \"swiss\"\n" + twoBots, []string{"t.toml:4: format.kind: unknown format"}},
 		{"gauntlet player", "[game]\nname = \"cheversi\"\n[format]\nkind = \"gauntlet\"\nplayers = [\"zed\"]\n" + twoBots,
@@ -165,6 +169,94 @@ func TestParseErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOverrides sets keys on top of a file, as arena run --set does.
+func TestOverrides(t *testing.T) {
+	file := "name = \"t\"\n[game]\nname = \"cheversi\"\n[game.rules]\ntouch = \"any\"\n[time]\nmove = \"1s\"\n" + twoBots
+	set := func(kv ...string) []tournament.Override {
+		var out []tournament.Override
+		for _, s := range kv {
+			o, err := tournament.ParseOverride("--set", s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, o)
+		}
+		return out
+	}
+	cfg, err := tournament.Parse([]byte(file), "t.toml", t.TempDir(), set(
+		"time.move=200ms", "format.rounds=3", "seed=7", "name=123", "bishops_opposite=true",
+		"game.rules.touch=none", `bots.a.args=["--x", "1"]`, "bots.b.options.Depth=4", "bots.b.time.move=50ms",
+		"sprt.elo1=5", "concurrency=2", "openings.plies=2")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"time.move", cfg.Time.Move, 200 * time.Millisecond},
+		{"rounds", cfg.Format.Rounds, 3},
+		{"seed", cfg.Seed, int64(7)},
+		{"name (text that looks like a number)", cfg.Name, "123"},
+		{"rules in order", fmt.Sprint(cfg.Overrides()), "[{touch none} {bishops_opposite true}]"},
+		{"args", fmt.Sprint(cfg.Bots[0].Args), "[--x 1]"},
+		{"options", fmt.Sprint(cfg.Bots[1].Options), "map[Depth:4]"},
+		{"bot time", cfg.BotTime("b").Move, 50 * time.Millisecond},
+		{"sprt", fmt.Sprint(cfg.SPRT.Elo0, cfg.SPRT.Elo1), "0 5"},
+		{"concurrency", cfg.Concurrency, 2},
+		{"openings", cfg.Openings.Plies, 2},
+	} {
+		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+
+	for _, c := range []struct {
+		sets []string
+		want []string
+	}{
+		{[]string{"format.rounds=0"}, []string{"--set format.rounds=0: must be at least 1, got 0"}},
+		{[]string{"concurrency=0"}, []string{"--set concurrency=0: must be at least 1, got 0"}},
+		{[]string{"time.move=fast"}, []string{"--set time.move=fast: invalid duration"}},
+		{[]string{"format.rounds=two"}, []string{"--set format.rounds=two: wrong type"}},
+		{[]string{"time.base=1m"}, []string{"t.toml:6: time: give either move"}},
+		{[]string{"time.bogus=1"}, []string{"--set time.bogus=1: unknown key"}},
+		{[]string{"colour=red"}, []string{`--set colour=red: bad rules: unknown cheversi switch "colour"`}},
+		{[]string{"bots.zed.args=[]"}, []string{`--set bots.zed.args=[]: no bot is named "zed"`}},
+		{[]string{"bots.b.name=a"}, []string{`--set bots.b.name=a: duplicate bot name "a" (first used on line 10)`}},
+		{[]string{"seed.x=1"}, []string{"--set seed.x=1: seed is not a table"}},
+		{[]string{"format.rounds=0", "sprt.elo0=9"}, []string{"--set format.rounds=0: must be", "--set sprt.elo0=9: sprt:"}},
+		// Errors about the file's own keys keep their lines.
+		{[]string{"seed=1"}, nil},
+	} {
+		_, err := tournament.Parse([]byte(file), "t.toml", t.TempDir(), set(c.sets...)...)
+		if len(c.want) == 0 {
+			if err != nil {
+				t.Errorf("%q: %v", c.sets, err)
+			}
+			continue
+		}
+		if !errors.Is(err, tournament.ErrConfig) {
+			t.Errorf("%q: error %v does not wrap ErrConfig", c.sets, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error\n%v\nwant it to contain %q", c.sets, err, w)
+			}
+		}
+	}
+	_, err = tournament.Parse([]byte(file+"bogus = 1\n"), "t.toml", t.TempDir(), set("seed=2")...)
+	if err == nil || !strings.Contains(err.Error(), "t.toml:16: bots.bogus: unknown key") {
+		t.Errorf("unknown key of the file under overrides: %v, want it located on line 16", err)
+	}
+	for _, bad := range []string{"noequals", "=1", "a..b=1", "bots.x y=1"} {
+		if _, err := tournament.ParseOverride("--set", bad); err == nil {
+			t.Errorf("ParseOverride(%q) succeeded", bad)
+		}
 	}
 }
 

@@ -477,6 +477,62 @@ func TestScheduleChangeRefused(t *testing.T) {
 	}
 }
 
+// TestRejectedStartThenFixed: a tournament whose bots were all rejected
+// at start recorded no game, so a changed configuration starts afresh in
+// its directory.
+func TestRejectedStartThenFixed(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	bad := writeConfig(t, cheversiBody, "fixed", testBot{"a", "first"}, testBot{"martian", "othergame"})
+	if _, err := tournament.Run(context.Background(), loadConfig(t, bad), tournament.Options{Out: out}); !errors.Is(err, tournament.ErrBot) {
+		t.Fatalf("Run with a bot of another game: %v, want ErrBot", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, tournament.ManifestFile)); err != nil {
+		t.Fatalf("no manifest after the rejected start: %v", err)
+	}
+	fixed := writeConfig(t, cheversiBody, "fixed", testBot{"a", "first"}, testBot{"b", "first"})
+	sum, err := tournament.Run(context.Background(), loadConfig(t, fixed), tournament.Options{Out: out})
+	if err != nil {
+		t.Fatalf("Run with the fixed configuration: %v", err)
+	}
+	if !sum.Complete || !slices.Equal(sum.Manifest.Bots, []string{"a", "b"}) {
+		t.Errorf("summary: complete %v, bots %v; want the fixed tournament complete", sum.Complete, sum.Manifest.Bots)
+	}
+	checkComplete(t, readRecords(t, out), sum.Total)
+}
+
+// TestForeignOutputRefused: a directory that holds something other than a
+// tournament is refused before anything is written to it.
+func TestForeignOutputRefused(t *testing.T) {
+	path := writeConfig(t, cheversiBody, "foreign", testBot{"a", "first"}, testBot{"b", "first"})
+	for _, c := range []struct {
+		name, file, want string
+	}{
+		{"journal without manifest", tournament.JournalFile, "holds a games.jsonl but no manifest.json"},
+		{"other files", "notes.txt", "is not a tournament's output directory (it holds notes.txt"},
+	} {
+		out := t.TempDir()
+		if err := os.WriteFile(filepath.Join(out, c.file), []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Run = %v, want an error saying %q", c.name, err, c.want)
+		}
+		entries, _ := os.ReadDir(out)
+		if len(entries) != 1 {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Errorf("%s: the directory holds %v after the refusal, want only %s", c.name, names, c.file)
+		}
+	}
+	// An empty directory is fine.
+	if _, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: t.TempDir()}); err != nil {
+		t.Errorf("Run into an empty directory: %v", err)
+	}
+}
+
 func TestCheckersBallots(t *testing.T) {
 	path := writeConfig(t, `
 name = "checkers"

@@ -108,15 +108,15 @@ func (m *Manifest) Compatible(other *Manifest) error {
 	case m.Preset != other.Preset:
 		return diff("the rules preset", m.Preset, other.Preset)
 	case !slices.Equal(m.Rules, other.Rules):
-		return diff("the rules", rulesText(m.Rules), rulesText(other.Rules))
+		return diff("the rule set", rulesText(m.Rules), rulesText(other.Rules))
 	case m.Format != other.Format:
 		return diff("the format", m.Format, other.Format)
 	case m.Rounds != other.Rounds:
 		return diff("the number of rounds", m.Rounds, other.Rounds)
 	case !slices.Equal(m.Bots, other.Bots):
-		return diff("the bots", strings.Join(m.Bots, ", "), strings.Join(other.Bots, ", "))
+		return diff("the list of bots", strings.Join(m.Bots, ", "), strings.Join(other.Bots, ", "))
 	case !slices.Equal(m.Players, other.Players):
-		return diff("the gauntlet players", strings.Join(m.Players, ", "), strings.Join(other.Players, ", "))
+		return diff("the list of gauntlet players", strings.Join(m.Players, ", "), strings.Join(other.Players, ", "))
 	case len(m.Openings) != len(other.Openings):
 		return diff("the number of openings", len(m.Openings), len(other.Openings))
 	}

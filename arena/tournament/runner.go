@@ -127,30 +127,27 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 			self.release()
 		}
 	}()
+	r.manifest = NewManifest(cfg, sched)
+	// Check the directory before writing to it, and again under the lock.
+	if _, err := checkOutputDir(dir, r.manifest); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
 	}
 	if r.lock, err = lockDir(dir); err != nil {
 		return nil, err
 	}
-
-	r.manifest = NewManifest(cfg, sched)
-	stored, err := ReadManifest(dir)
+	stored, err := checkOutputDir(dir, r.manifest)
 	switch {
-	case err == nil:
-		if err := stored.Compatible(r.manifest); err != nil {
-			return nil, fmt.Errorf("%s: %w\n(use another output directory, or restore the configuration it was started with)", dir, err)
-		}
+	case err != nil:
+		return nil, err
+	case stored != nil:
 		r.manifest = stored
-	case errors.Is(err, os.ErrNotExist):
-		if _, err := os.Stat(filepath.Join(dir, JournalFile)); err == nil {
-			return nil, fmt.Errorf("%s holds a %s but no %s; use another output directory", dir, JournalFile, ManifestFile)
-		}
+	default:
 		if err := r.manifest.Write(dir); err != nil {
 			return nil, err
 		}
-	default:
-		return nil, err
 	}
 
 	journal, recs, err := OpenJournal(filepath.Join(dir, JournalFile))
@@ -189,6 +186,50 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 		return nil, fmt.Errorf("open arena log: %w", err)
 	}
 	return r, nil
+}
+
+// ownFiles are the entries a tournament directory holds before its
+// manifest is written (a run stopped in between leaves them).
+var ownFiles = map[string]bool{".lock": true, "logs": true, ManifestFile + ".tmp": true}
+
+// checkOutputDir decides whether a run of the tournament m may use dir,
+// without writing anything. It returns the stored manifest of the same
+// tournament to resume, or nil to start afresh: dir does not exist, is
+// empty, holds only what an interrupted start leaves, or holds a
+// tournament of which no game was recorded (every bot rejected at start,
+// say). A directory with anything else, or with games of another
+// tournament, is refused.
+func checkOutputDir(dir string, m *Manifest) (*Manifest, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	stored, err := ReadManifest(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		for _, e := range entries {
+			if e.Name() == JournalFile {
+				return nil, fmt.Errorf("%s holds a %s but no %s; use another output directory", dir, JournalFile, ManifestFile)
+			}
+			if !ownFiles[e.Name()] {
+				return nil, fmt.Errorf("%s is not a tournament's output directory (it holds %s but no %s); use a new or empty directory", dir, e.Name(), ManifestFile)
+			}
+		}
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	if err := stored.Compatible(m); err != nil {
+		recs, jerr := ReadJournal(filepath.Join(dir, JournalFile))
+		if len(recs) == 0 && (jerr == nil || errors.Is(jerr, os.ErrNotExist)) {
+			return nil, nil // no game played: start afresh
+		}
+		return nil, fmt.Errorf("%s: %w\n(use another output directory, or restore the configuration it was started with)", dir, err)
+	}
+	return stored, nil
 }
 
 // matchSchedule checks that a journal record is a game of the schedule.

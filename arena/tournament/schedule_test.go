@@ -3,8 +3,10 @@ package tournament_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -140,5 +142,25 @@ func TestFingerprint(t *testing.T) {
 	s, _ := tournament.NewSchedule(tournament.RoundRobin, 1, []string{"a", "b"}, nil, openingsN(2))
 	if s.Fingerprint(rulesFor(t, "cheversi", "echeversi")) == base {
 		t.Errorf("changing the rules keeps the fingerprint")
+	}
+}
+
+func TestManifestCompatibleSays(t *testing.T) {
+	stored := &tournament.Manifest{Fingerprint: "1", Game: "cheversi", Bots: []string{"a", "martian"}, Rules: []game.Setting{{Key: "touch", Value: "any"}}}
+	for _, c := range []struct {
+		change func(m *tournament.Manifest)
+		want   string
+	}{
+		{func(m *tournament.Manifest) { m.Bots = []string{"a", "b"} }, "the list of bots was a, martian, the configuration says a, b"},
+		{func(m *tournament.Manifest) { m.Rules = []game.Setting{{Key: "touch", Value: "none"}} }, "the rule set was touch=any"},
+		{func(m *tournament.Manifest) { m.Rounds = 2 }, "the number of rounds was 0, the configuration says 2"},
+	} {
+		now := *stored
+		now.Fingerprint = "2"
+		c.change(&now)
+		err := stored.Compatible(&now)
+		if !errors.Is(err, tournament.ErrScheduleChanged) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Compatible = %v, want it to say %q", err, c.want)
+		}
 	}
 }

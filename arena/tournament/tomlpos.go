@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,31 +18,68 @@ import (
 // multi-line strings, arrays and inline tables. On anything it does not
 // understand it stops; lookups then fall back to the nearest enclosing key
 // it did see, or to no line at all.
+//
+// Keys set from the command line are recorded in sources instead, with the
+// flag that set them.
 type keyLines struct {
-	lines map[string]int
+	lines   map[string]int
+	sources map[string]string
 }
 
-// line returns the line of path, or of its nearest recorded ancestor, or 0.
-func (k keyLines) line(path ...string) int {
+// setSource records that a flag set the key at an indexed path.
+func (k *keyLines) setSource(path []string, flag string) {
+	if k.sources == nil {
+		k.sources = map[string]string{}
+	}
+	k.sources[strings.Join(path, ".")] = flag
+}
+
+// source returns the flag that set the key at an indexed path, or "".
+func (k keyLines) source(path []string) string { return k.sources[strings.Join(path, ".")] }
+
+// where locates a key for an error message: the flag that set it or an
+// enclosing key (exact when it set the key itself), else the line of the
+// key or of its nearest enclosing key in the file, else the first flag
+// that set a key inside it. indexed says whether path carries array
+// indices (bots.2.name) or not, as the decoder gives keys (bots.name).
+func (k keyLines) where(path []string, indexed bool) (line int, flag string, exact bool) {
 	for n := len(path); n > 0; n-- {
-		if l, ok := k.lines[strings.Join(path[:n], ".")]; ok {
-			return l
+		if f, ok := lookup(k.sources, path[:n], indexed, func(a, b string) bool { return a < b }); ok {
+			return 0, f, n == len(path)
+		}
+		if l, ok := lookup(k.lines, path[:n], indexed, func(a, b int) bool { return a < b }); ok {
+			return l, "", false
 		}
 	}
-	return 0
+	prefix := strings.Join(path, ".") + "."
+	var inner []string
+	for p := range k.sources {
+		if strings.HasPrefix(p, prefix) {
+			inner = append(inner, p)
+		}
+	}
+	if len(inner) > 0 {
+		slices.Sort(inner)
+		return 0, k.sources[inner[0]], false
+	}
+	return 0, "", false
 }
 
-// lineOfUndecoded returns the line of the first definition of a key that
-// the decoder reports without array indices (the decoder's toml.Key has
-// none), trying every index of every array-of-tables on the way.
-func (k keyLines) lineOfUndecoded(key []string) int {
-	best := 0
-	for p, l := range k.lines {
-		if matchesUnindexed(strings.Split(p, "."), key) && (best == 0 || l < best) {
-			best = l
+// lookup finds the value recorded for path, trying every array index when
+// path has none and keeping the least value by less.
+func lookup[V any](m map[string]V, path []string, indexed bool, less func(a, b V) bool) (V, bool) {
+	if indexed {
+		v, ok := m[strings.Join(path, ".")]
+		return v, ok
+	}
+	var best V
+	found := false
+	for p, v := range m {
+		if matchesUnindexed(strings.Split(p, "."), path) && (!found || less(v, best)) {
+			best, found = v, true
 		}
 	}
-	return best
+	return best, found
 }
 
 // matchesUnindexed reports whether an indexed path equals key once its

@@ -59,15 +59,38 @@ name = 'c'
 		{[]string{"bots", "2", "missing"}, 27}, // falls back to the table
 		{[]string{"nothing"}, 0},
 	} {
-		if got := k.line(c.path...); got != c.want {
-			t.Errorf("line(%s) = %d, want %d", strings.Join(c.path, "."), got, c.want)
+		if got, _, _ := k.where(c.path, true); got != c.want {
+			t.Errorf("where(%s) = line %d, want %d", strings.Join(c.path, "."), got, c.want)
 		}
 	}
-	if got := k.lineOfUndecoded([]string{"bots", "time", "move"}); got != 25 {
-		t.Errorf("lineOfUndecoded(bots.time.move) = %d, want 25", got)
+	// The decoder names keys without array indices.
+	if got, _, _ := k.where([]string{"bots", "time", "move"}, false); got != 25 {
+		t.Errorf("where(bots.time.move, unindexed) = line %d, want 25", got)
 	}
-	if got := k.lineOfUndecoded([]string{"bots", "name"}); got != 15 {
-		t.Errorf("lineOfUndecoded(bots.name) = %d, want 15 (the first)", got)
+	if got, _, _ := k.where([]string{"bots", "name"}, false); got != 15 {
+		t.Errorf("where(bots.name, unindexed) = line %d, want 15 (the first)", got)
+	}
+
+	// Keys set by flags are found before the file's lines.
+	k.setSource([]string{"bots", "1", "time", "move"}, "--set bots.b.time.move=2s")
+	k.setSource([]string{"sprt", "elo1"}, "--sprt elo1=5")
+	for _, c := range []struct {
+		path    []string
+		indexed bool
+		line    int
+		flag    string
+		exact   bool
+	}{
+		{[]string{"bots", "1", "time", "move"}, true, 0, "--set bots.b.time.move=2s", true},
+		{[]string{"bots", "time", "move"}, false, 0, "--set bots.b.time.move=2s", true},
+		{[]string{"bots", "1", "time"}, true, 24, "", false},
+		{[]string{"sprt"}, true, 0, "--sprt elo1=5", false},
+		{[]string{"sprt", "elo1", "x"}, true, 0, "--sprt elo1=5", false},
+	} {
+		line, flag, exact := k.where(c.path, c.indexed)
+		if line != c.line || flag != c.flag || exact != c.exact {
+			t.Errorf("where(%s, %v) = %d, %q, %v; want %d, %q, %v", strings.Join(c.path, "."), c.indexed, line, flag, exact, c.line, c.flag, c.exact)
+		}
 	}
 }
 

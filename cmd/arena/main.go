@@ -10,7 +10,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -145,4 +148,51 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return usageError{err}
 	}
 	return nil
+}
+
+// commandLine returns the command line that runs the arena with args the
+// way the user invoked it: "go run ./cmd/arena run t.toml" under go run,
+// "bin/arena run t.toml" for a binary run as bin/arena.
+func commandLine(args []string) string {
+	exe, _ := os.Executable()
+	_, err := os.Stat(filepath.Join("cmd", "arena", "main.go"))
+	parts := []string{programName(os.Args[0], exe, os.Getenv("GOCACHE"), err == nil)}
+	for _, a := range args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// programName returns how to start the arena again: arg0 as typed, or, when
+// the executable exe is a go run build, the go run command (with the
+// package directory when the working directory is the module's root).
+func programName(arg0, exe, gocache string, atRoot bool) string {
+	if !goRunBuild(exe, gocache) {
+		return arg0
+	}
+	if atRoot {
+		return "go run ./cmd/arena"
+	}
+	pkg := "github.com/arena-games/arena/cmd/arena"
+	if info, ok := debug.ReadBuildInfo(); ok && info.Path != "" {
+		pkg = info.Path
+	}
+	return "go run " + pkg
+}
+
+// goRunBuild reports whether exe was built by go run: it lives in a
+// temporary go-build directory or in the build cache.
+func goRunBuild(exe, gocache string) bool {
+	if exe == "" {
+		return false
+	}
+	if gocache != "" && strings.HasPrefix(exe, filepath.Clean(gocache)+string(filepath.Separator)) {
+		return true
+	}
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(exe)), "/") {
+		if strings.HasPrefix(part, "go-build") {
+			return true
+		}
+	}
+	return false
 }

@@ -28,24 +28,20 @@ func init() {
 }
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--quiet] CONFIG.toml")
+	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--set KEY=VALUE]... [--quiet] CONFIG.toml")
 	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME)")
-	concurrency := fs.Int("concurrency", 0, "games played at a time (default: the configuration's, or the number of CPUs)")
+	var sets overrides
+	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "games played at a time (default: the configuration's, or the number of CPUs)")
+	fs.Var(setFlag{&sets}, "set", "set a configuration key, e.g. time.move=200ms, format.rounds=2, touch=any, bots.NAME.args=[\"-v\"]\n(`KEY=VALUE`, repeatable; see configs/README.md)")
 	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
 	path, err := parseInterspersed(fs, args, "configuration file")
 	if err != nil {
 		return err
 	}
-	if *concurrency < 0 {
-		return usagef("--concurrency must be at least 1")
-	}
 
-	cfg, err := tournament.Load(path)
+	cfg, err := tournament.Load(path, sets...)
 	if err != nil {
 		return err
-	}
-	if *concurrency > 0 {
-		cfg.Concurrency = *concurrency
 	}
 
 	// main cancels ctx on the first SIGINT/SIGTERM; the second one exits at
@@ -65,21 +61,21 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if sum == nil {
 		return err
 	}
-	return finishRun(stdout, stderr, path, *out, sum, err)
+	return finishRun(stdout, stderr, commandLine(append([]string{"run"}, args...)), sum, err)
 }
 
 // finishRun writes the reports, prints the standings and the rating
-// summary, and says how to resume an interrupted tournament. runErr is
-// Run's error; it is returned (after the reports are written) so that main
-// picks the exit status.
-func finishRun(stdout, stderr io.Writer, configPath, outFlag string, sum *tournament.Summary, runErr error) error {
+// summary, and says how to resume an interrupted tournament (again is the
+// command line that does). runErr is Run's error; it is returned (after
+// the reports are written) so that main picks the exit status.
+func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, runErr error) error {
 	if sum.Played == 0 && sum.Complete && runErr == nil {
 		fmt.Fprintf(stderr, "%s: the tournament is complete (%d games); results in %s\n", sum.Manifest.Name, sum.Total, sum.Dir)
 	}
 	if sum.Played > 0 {
 		secs := sum.Elapsed.Seconds()
-		fmt.Fprintf(stderr, "played %d games (%d plies) in %v: %.1f games/s, %.0f plies/s\n",
-			sum.Played, sum.Plies, sum.Elapsed.Round(10*time.Millisecond), float64(sum.Played)/secs, float64(sum.Plies)/secs)
+		fmt.Fprintf(stderr, "played %s (%d plies) in %v: %.1f games/s, %.0f plies/s\n",
+			countGames(sum.Played), sum.Plies, sum.Elapsed.Round(10*time.Millisecond), float64(sum.Played)/secs, float64(sum.Plies)/secs)
 	}
 	m, recs, err := tournament.LoadDir(sum.Dir)
 	if err == nil {
@@ -93,11 +89,7 @@ func finishRun(stdout, stderr io.Writer, configPath, outFlag string, sum *tourna
 	}
 	fmt.Fprintf(stderr, "journal, games and reports are in %s\n", sum.Dir)
 	if !sum.Complete && errors.Is(runErr, context.Canceled) {
-		resume := "arena run " + shellQuote(configPath)
-		if outFlag != "" {
-			resume = "arena run --out " + shellQuote(outFlag) + " " + shellQuote(configPath)
-		}
-		fmt.Fprintf(stderr, "stopped with %d of %d games recorded; to play the rest, run again:\n  %s\n", sum.Recorded, sum.Total, resume)
+		fmt.Fprintf(stderr, "stopped with %d of %d games recorded; to play the rest, run again:\n  %s\n", sum.Recorded, sum.Total, again)
 	}
 	return runErr
 }
@@ -126,6 +118,47 @@ func printReports(w io.Writer, dir string, m *tournament.Manifest, recs []tourna
 	if len(forfeits) > 0 {
 		fmt.Fprintf(w, "Games lost by forfeit: %s (reasons in %s)\n", strings.Join(forfeits, ", "), filepath.Join(dir, "arena.log"))
 	}
+	return nil
+}
+
+// countGames says "1 game" or "N games".
+func countGames(n int) string {
+	if n == 1 {
+		return "1 game"
+	}
+	return fmt.Sprintf("%d games", n)
+}
+
+// overrides collects the configuration keys set on the command line, in
+// the order given.
+type overrides []tournament.Override
+
+// setFlag is --set KEY=VALUE: any configuration key.
+type setFlag struct{ list *overrides }
+
+func (f setFlag) String() string { return "" }
+
+func (f setFlag) Set(s string) error {
+	o, err := tournament.ParseOverride("--set", s)
+	if err != nil {
+		return err
+	}
+	*f.list = append(*f.list, o)
+	return nil
+}
+
+// keyFlag is a flag that sets one configuration key: --concurrency N sets
+// concurrency. Its value is checked with the configuration, so that flag
+// and file get the same rule and message.
+type keyFlag struct {
+	name, key string
+	list      *overrides
+}
+
+func (f keyFlag) String() string { return "" }
+
+func (f keyFlag) Set(s string) error {
+	*f.list = append(*f.list, tournament.Override{Key: f.key, Value: s, Source: "--" + f.name + " " + shellQuote(s)})
 	return nil
 }
 

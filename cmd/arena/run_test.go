@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -69,6 +71,36 @@ func TestRunRejectsBadConfig(t *testing.T) {
 	}
 	if code := run([]string{"run"}, &stdout, &stderr); code != 2 {
 		t.Errorf("run without a configuration: exit status %d, want 2", code)
+	}
+}
+
+// TestRunCountRule checks that a count given by a flag, a --set or the
+// file follows one rule with one message.
+func TestRunCountRule(t *testing.T) {
+	good := "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n"
+	for _, c := range []struct {
+		file string
+		args []string
+		want string
+	}{
+		{good, []string{"--concurrency", "0"}, "--concurrency 0: must be at least 1, got 0"},
+		{good, []string{"--concurrency=-1"}, "--concurrency -1: must be at least 1, got -1"},
+		{good, []string{"--set", "concurrency=0"}, "--set concurrency=0: must be at least 1, got 0"},
+		{good, []string{"--set", "format.rounds=0"}, "--set format.rounds=0: must be at least 1, got 0"},
+		{"concurrency = 0\n" + good, nil, "c.toml:1: concurrency: must be at least 1, got 0"},
+		{"[format]\nrounds = 0\n" + good, nil, "c.toml:2: format.rounds: must be at least 1, got 0"},
+		{good, []string{"--set", "rounds"}, `arena run: invalid value "rounds" for flag -set: "rounds" is not of the form KEY=VALUE`},
+	} {
+		path := writeTemp(t, "c.toml", c.file)
+		out := filepath.Join(t.TempDir(), "out")
+		var stdout, stderr bytes.Buffer
+		code := run(append(append([]string{"run", "--out", out}, c.args...), path), &stdout, &stderr)
+		if code == 0 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("arena run %q: exit status %d, stderr\n%s\nwant %q", c.args, code, stderr.String(), c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("arena run %q wrote %s", c.args, out)
+		}
 	}
 }
 
@@ -205,15 +237,18 @@ func TestQuickstart(t *testing.T) {
 	}
 }
 
-// TestInterruptPrintsResume stops a tournament with SIGINT and checks that
-// the arena says how to resume, exits with status 130 and leaves no bot
-// running.
+// TestInterruptPrintsResume stops a tournament with SIGINT, as Ctrl-C
+// does, and checks that the arena says how to resume, as it was invoked
+// (a binary, or go run), exits with status 130 and leaves no bot running.
 func TestInterruptPrintsResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the arena and plays part of a tournament")
 	}
 	exe := buildArena(t)
-	dir := t.TempDir()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	config := writeTemp(t, "long.toml", `name = "long"
 [game]
 name = "cheversi"
@@ -229,51 +264,94 @@ builtin = "alphabeta"
 name = "b"
 builtin = "alphabeta"
 `)
-	out := filepath.Join(dir, "out")
-	mark := "interrupt-" + strconv.FormatInt(time.Now().UnixNano(), 10)
-	cmd := exec.Command(exe, "run", "--out", out, config)
-	cmd.Env = append(os.Environ(), "ARENA_TEST_MARK="+mark)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name   string
+		prog   []string // how the arena is started
+		status int      // exit status of prog
+	}{
+		{"binary", []string{exe}, 130},
+		// go run relays the status as 1 ("exit status 130").
+		{"go run", []string{"go", "run", "./cmd/arena"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			args := append(slices.Clone(c.prog), "run", "--out", out, config)
+			mark := "interrupt-" + strconv.FormatInt(time.Now().UnixNano(), 10)
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "ARENA_TEST_MARK="+mark)
+			// A process group of its own, signalled as a whole: what Ctrl-C
+			// does in a terminal (go run leaves the signal to the arena).
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			journal := filepath.Join(out, tournament.JournalFile)
+			deadline := time.Now().Add(2 * time.Minute) // go run may build first
+			for {
+				data, _ := os.ReadFile(journal)
+				if bytes.Count(data, []byte("\n")) >= 2 {
+					break
+				}
+				if time.Now().After(deadline) {
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+					cmd.Wait()
+					t.Fatalf("no games recorded within 2 minutes:\n%s", stderr.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != c.status {
+				t.Errorf("exit: %v, want status %d", err, c.status)
+			}
+			want := strings.Join(append(slices.Clone(c.prog), "run", "--out", out, config), " ")
+			for _, w := range []string{"to play the rest, run again:\n  " + want + "\n", "interrupted"} {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr does not contain %q:\n%s", w, stderr.String())
+				}
+			}
+			if !strings.Contains(stdout.String(), "long: ") {
+				t.Errorf("no standings after the interrupt:\n%s", stdout.String())
+			}
+			// Every bot process is gone.
+			time.Sleep(200 * time.Millisecond)
+			entries, _ := os.ReadDir("/proc")
+			for _, e := range entries {
+				env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+				stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+				if err == nil && bytes.Contains(env, []byte("ARENA_TEST_MARK="+mark)) && !bytes.Contains(stat, []byte(") Z ")) {
+					t.Errorf("process %s outlived the arena", e.Name())
+				}
+			}
+		})
 	}
-	journal := filepath.Join(out, tournament.JournalFile)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		data, _ := os.ReadFile(journal)
-		if bytes.Count(data, []byte("\n")) >= 2 {
-			break
+}
+
+func TestProgramName(t *testing.T) {
+	for _, c := range []struct {
+		arg0, exe, gocache string
+		atRoot             bool
+		want               string
+	}{
+		{"bin/arena", "/home/u/arena/bin/arena", "", true, "bin/arena"},
+		{"arena", "/usr/local/bin/arena", "", false, "arena"},
+		{"/tmp/go-build123/b001/exe/arena", "/tmp/go-build123/b001/exe/arena", "", true, "go run ./cmd/arena"},
+		{"/home/u/.cache/go-build/0f/0f01-d/arena", "/home/u/.cache/go-build/0f/0f01-d/arena", "", true, "go run ./cmd/arena"},
+		{"/c/0f/0f01-d/arena", "/c/0f/0f01-d/arena", "/c", true, "go run ./cmd/arena"},
+		{"/c/0f/0f01-d/arena", "/c/0f/0f01-d/arena", "/c/", true, "go run ./cmd/arena"},
+		{"/cache/arena", "/cache/arena", "/c", true, "/cache/arena"},
+	} {
+		got := programName(c.arg0, c.exe, c.gocache, c.atRoot)
+		if got != c.want {
+			t.Errorf("programName(%q, %q, %q, %v) = %q, want %q", c.arg0, c.exe, c.gocache, c.atRoot, got, c.want)
 		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("no games recorded within 30s:\n%s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Errorf("exit: %v, want status 130", err)
-	}
-	for _, want := range []string{"to play the rest, run again", "arena run --out", "interrupted"} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr does not contain %q:\n%s", want, stderr.String())
-		}
-	}
-	if !strings.Contains(stdout.String(), "long: ") {
-		t.Errorf("no standings after the interrupt:\n%s", stdout.String())
-	}
-	// Every bot process is gone.
-	time.Sleep(200 * time.Millisecond)
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err == nil && bytes.Contains(env, []byte("ARENA_TEST_MARK="+mark)) && !bytes.Contains(stat, []byte(") Z ")) {
-			t.Errorf("process %s outlived the arena", e.Name())
-		}
+	// Away from the module root, go run needs the package path.
+	if got := programName("x", "/tmp/go-build1/b001/exe/arena", "", false); !strings.HasPrefix(got, "go run ") || !strings.HasSuffix(got, "/cmd/arena") {
+		t.Errorf("programName away from the root = %q, want go run with the package path", got)
 	}
 }
