@@ -26,14 +26,17 @@
 //
 //   - manifest.json: the tournament and its schedule fingerprint;
 //   - games.jsonl: the journal, one JSON Record per finished game, each
-//     appended with a single write and synced before the game counts;
+//     appended with a single write before the game counts, and flushed to
+//     stable storage in groups (at most JournalSyncInterval later, and
+//     when Run returns);
 //   - games.pgn (Cheversi) or games.pdn (checkers): the same games for
 //     rating programs, rebuilt from the journal at every start;
 //   - logs/BOT.log: each bot's stderr; arena.log: forfeits and notices;
 //   - the rating reports (WriteReports).
 //
 // Running the same configuration on the same directory again plays exactly
-// the games the journal lacks: a crash loses at most the games in flight,
+// the games the journal lacks: a crash of the arena loses at most the
+// games in flight (a power loss also those of the last sync interval),
 // a torn last journal line is cut off, and a configuration that changes the
 // schedule is refused (ErrScheduleChanged). A lock file keeps two runs off
 // one directory.

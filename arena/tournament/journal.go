@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // JournalFile is the journal's file name in a tournament's output directory.
@@ -16,14 +17,28 @@ const JournalFile = "games.jsonl"
 // ErrJournal is wrapped by errors about a damaged journal.
 var ErrJournal = errors.New("damaged journal")
 
-// Journal appends finished games to games.jsonl, one JSON line each,
-// flushed to stable storage before Append returns. It is safe for
+// JournalSyncInterval is the longest a game appended to a journal waits
+// before the journal is flushed to stable storage.
+const JournalSyncInterval = 100 * time.Millisecond
+
+// Journal appends finished games to games.jsonl, one JSON line each. Each
+// line is written with one write, so that once Append returns the game is
+// in the file whatever happens to the process; the file is flushed to
+// stable storage (fsync) in groups, at most JournalSyncInterval after a
+// game is appended, and by Close. A power loss can thus cost the games of
+// the last JournalSyncInterval (a resume plays them again). It is safe for
 // concurrent use.
 type Journal struct {
-	mu   sync.Mutex
-	f    *os.File
-	path string
-	buf  []byte
+	mu      sync.Mutex
+	f       *os.File
+	path    string
+	buf     []byte
+	dirty   bool        // appended since the last sync
+	timer   *time.Timer // the pending sync; nil when none
+	syncErr error       // a failed background sync, returned by the next call
+
+	smu  sync.Mutex   // serialises syncs and Close, so that mu is not held during an fsync
+	sync func() error // f.Sync; replaced by tests
 }
 
 // OpenJournal opens (creating if needed) the journal at path for appending
@@ -60,15 +75,22 @@ func OpenJournal(path string) (*Journal, []Record, error) {
 			return nil, nil, fmt.Errorf("open journal: %w", err)
 		}
 	}
-	return &Journal{f: f, path: path}, recs, nil
+	j := &Journal{f: f, path: path}
+	j.sync = f.Sync
+	return j, recs, nil
 }
 
-// Append writes rec as one line and syncs the file.
+// Append writes rec as one line and makes sure the file is synced within
+// JournalSyncInterval. It returns the error of a failed earlier sync, if
+// any.
 func (j *Journal) Append(rec *Record) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
 		return fmt.Errorf("journal %s: %w", j.path, os.ErrClosed)
+	}
+	if err := j.syncErr; err != nil {
+		return err
 	}
 	line, err := json.Marshal(rec)
 	if err != nil {
@@ -79,20 +101,58 @@ func (j *Journal) Append(rec *Record) error {
 	if _, err := j.f.Write(j.buf); err != nil {
 		return fmt.Errorf("journal: write game %d: %w", rec.ID, err)
 	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("journal: sync game %d: %w", rec.ID, err)
+	j.dirty = true
+	if j.timer == nil {
+		j.timer = time.AfterFunc(JournalSyncInterval, j.background)
 	}
 	return nil
 }
 
-// Close closes the journal file. It is safe to call more than once.
+// background is the pending sync.
+func (j *Journal) background() {
+	j.smu.Lock()
+	defer j.smu.Unlock()
+	j.mu.Lock()
+	j.timer = nil
+	if j.f == nil || !j.dirty {
+		j.mu.Unlock()
+		return
+	}
+	j.dirty = false
+	j.mu.Unlock()
+	if err := j.sync(); err != nil {
+		j.mu.Lock()
+		if j.syncErr == nil {
+			j.syncErr = fmt.Errorf("journal: sync %s: %w", j.path, err)
+		}
+		j.mu.Unlock()
+	}
+}
+
+// Close syncs what was appended since the last sync and closes the file.
+// It is safe to call more than once.
 func (j *Journal) Close() error {
+	j.smu.Lock()
+	defer j.smu.Unlock()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
 		return nil
 	}
-	err := j.f.Close()
+	if j.timer != nil {
+		j.timer.Stop()
+		j.timer = nil
+	}
+	err := j.syncErr
+	if j.dirty {
+		if serr := j.sync(); serr != nil && err == nil {
+			err = fmt.Errorf("journal: sync %s: %w", j.path, serr)
+		}
+		j.dirty = false
+	}
+	if cerr := j.f.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
 	j.f = nil
 	return err
 }

@@ -433,6 +433,10 @@ loop:
 		}
 	}
 	p.close()
+	// Every recorded game is on stable storage before Run returns.
+	if err := r.journal.Close(); err != nil && fatal == nil {
+		fatal = err
+	}
 	r.prog.finish()
 
 	sum := r.summary(start)
