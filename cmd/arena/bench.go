@@ -2,118 +2,248 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
+	"runtime"
 	"runtime/metrics"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/bots/builtin"
 )
 
 func init() {
 	register(command{
 		name:    "bench",
-		summary: "measure the arena's throughput with two built-in bots",
-		run:     runBench,
+		summary: "measure the arena's own cost per move against the floor of a pipe round trip",
+		run: func(ctx context.Context, args []string) error {
+			return runBench(ctx, args, os.Stdout, os.Stderr)
+		},
 	})
 }
 
-func runBench(ctx context.Context, args []string) error {
-	fs := newFlagSet("bench", "[--game cheversi|checkers] [--games N] [--concurrency N] [--bot NAME] [--keep]")
+// benchBotName is the --bot value of the near-instant bot (bench-bot).
+const benchBotName = "instant"
+
+// benchConfig is what one arena bench measures.
+type benchConfig struct {
+	game        string
+	games       int // at the given concurrency
+	serial      int // games at concurrency 1
+	concurrency int
+	bot         string        // benchBotName or a built-in bot
+	moveTime    time.Duration // per move
+	floorRounds int           // ping-pong exchanges of the floor
+	self        string        // the arena executable
+	progress    io.Writer     // nil: none
+	terminal    bool
+}
+
+// benchPass is one tournament played by arena bench.
+type benchPass struct {
+	concurrency int
+	games       int
+	plies       int
+	wall        time.Duration
+	runnerCPU   time.Duration // the arena process's user and system time
+	botsCPU     time.Duration // the bots' (children reaped during the pass)
+}
+
+func (p benchPass) perPly(d time.Duration) time.Duration {
+	return d / time.Duration(max(p.plies, 1))
+}
+
+func (p benchPass) pliesPerSecond() float64 { return float64(p.plies) / p.wall.Seconds() }
+
+// benchReport is what arena bench measured.
+type benchReport struct {
+	floor    time.Duration // one raw ping-pong exchange between two processes
+	serial   benchPass
+	parallel benchPass
+	peakHeap uint64 // bytes of heap objects, sampled
+}
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench", "[--game G] [--games N] [--concurrency N] [--bot NAME] [--movetime D] [--quiet]")
 	gameName := fs.String("game", "cheversi", "game: "+strings.Join(games.Names(), " or "))
-	n := fs.Int("games", 2000, "games to play (rounded up to an even number)")
+	n := fs.Int("games", 2000, "games to play at --concurrency (rounded up to an even number)")
+	serial := fs.Int("serial-games", 0, "games to play at concurrency 1, against the floor (default: a fifth of --games)")
 	concurrency := fs.Int("concurrency", 2, "games played at a time")
-	bot := fs.String("bot", "random", "built-in bot playing both sides")
-	keep := fs.Bool("keep", false, "keep the output directory (its path is printed)")
+	bot := fs.String("bot", benchBotName, "bot playing both sides: "+benchBotName+
+		" (answers at once from the legal moves: measures the arena) or a built-in bot ("+strings.Join(builtin.Names(), ", ")+")")
+	moveTime := fs.Duration("movetime", 0, "time per move (default: 5s for instant bots, 20ms for alphabeta)")
+	quiet := fs.Bool("quiet", false, "no progress line")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	if *n < 1 || *concurrency < 1 {
-		return usagef("--games and --concurrency must be at least 1")
+	if *n < 1 || *concurrency < 1 || *serial < 0 || *moveTime < 0 {
+		return usagef("--games and --concurrency must be at least 1, --serial-games and --movetime not negative")
 	}
-	dir, err := os.MkdirTemp("", "arena-bench-*")
-	if err != nil {
-		return err
+	if *bot != benchBotName && !slices.Contains(builtin.Names(), *bot) {
+		return usagef("unknown bot %q (want %s or one of %s)", *bot, benchBotName, strings.Join(builtin.Names(), ", "))
 	}
-	if *keep {
-		fmt.Fprintf(os.Stderr, "output in %s\n", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-
-	seedArgs := func(seed int) string {
-		if *bot == "random" {
-			return fmt.Sprintf("args = [\"--seed\", \"%d\"]\n", seed)
+	if *moveTime == 0 {
+		*moveTime = 5 * time.Second
+		if *bot == builtin.NameAlphaBeta {
+			*moveTime = 20 * time.Millisecond
 		}
-		return ""
 	}
-	conf := fmt.Sprintf(`name = "bench"
-concurrency = %d
-[game]
-name = %q
-[openings]
-limit = 1
-[format]
-rounds = %d
-[time]
-move = "10s"
-[[bots]]
-name = "a"
-builtin = %q
-%s[[bots]]
-name = "b"
-builtin = %q
-%s`, *concurrency, *gameName, (*n+1)/2, *bot, seedArgs(1), *bot, seedArgs(2))
-	cfg, err := tournament.Parse([]byte(conf), "bench", dir)
+	if *serial == 0 {
+		*serial = max(2, *n/5)
+	}
+	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
+	cfg := benchConfig{game: *gameName, games: *n, serial: *serial, concurrency: *concurrency, bot: *bot,
+		moveTime: *moveTime, floorRounds: 20000, self: self}
+	if !*quiet {
+		cfg.progress = stderr
+		if f, ok := stderr.(*os.File); ok {
+			cfg.terminal = isTerminal(f)
+		}
+	}
+	rep, err := bench(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	rep.write(stdout, cfg)
+	return nil
+}
 
-	// Sample the live heap while the games run.
-	var (
-		mu         sync.Mutex
-		peak, last uint64
-	)
+// bench measures the floor, then plays cfg.serial games at concurrency 1
+// and cfg.games at cfg.concurrency.
+func bench(ctx context.Context, cfg benchConfig) (*benchReport, error) {
+	rep := &benchReport{}
+	var err error
+	if rep.floor, err = benchFloorTime(ctx, cfg.self, cfg.floorRounds); err != nil {
+		return nil, fmt.Errorf("floor: %w", err)
+	}
+
+	// Sample the heap while the games run.
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { // samples until done is closed
 		defer wg.Done()
-		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		tick := time.NewTicker(50 * time.Millisecond)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(20 * time.Millisecond)
 		defer tick.Stop()
 		for {
+			metrics.Read(s)
+			rep.peakHeap = max(rep.peakHeap, s[0].Value.Uint64())
 			select {
 			case <-done:
 				return
 			case <-tick.C:
-				metrics.Read(s)
-				mu.Lock()
-				last = s[0].Value.Uint64()
-				peak = max(peak, last)
-				mu.Unlock()
 			}
 		}
 	}()
-	start := time.Now()
-	sum, err := tournament.Run(ctx, cfg, tournament.Options{Out: dir})
-	elapsed := time.Since(start)
-	close(done)
-	wg.Wait()
-	if err != nil {
-		return err
+	defer func() {
+		close(done)
+		wg.Wait()
+	}()
+	if rep.serial, err = benchTournament(ctx, cfg, 1, cfg.serial); err != nil {
+		return nil, err
 	}
-	secs := elapsed.Seconds()
-	fmt.Printf("%s, %d x %s at concurrency %d: %d games, %d plies in %v\n",
-		*gameName, 2, *bot, *concurrency, sum.Played, sum.Plies, elapsed.Round(time.Millisecond))
-	fmt.Printf("%.0f plies/s, %.1f games/s, %.1f µs/ply\n",
-		float64(sum.Plies)/secs, float64(sum.Played)/secs, 1e6*secs/float64(max(sum.Plies, 1)))
-	fmt.Printf("live heap: peak %.1f MiB, last %.1f MiB\n", float64(peak)/(1<<20), float64(last)/(1<<20))
-	return nil
+	if rep.parallel, err = benchTournament(ctx, cfg, cfg.concurrency, cfg.games); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// benchFloorTime runs "arena bench-floor" and returns the time of one
+// exchange.
+func benchFloorTime(ctx context.Context, self string, rounds int) (time.Duration, error) {
+	out, err := exec.CommandContext(ctx, self, "bench-floor", strconv.Itoa(rounds)).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return 0, fmt.Errorf("%w: %s", err, ee.Stderr)
+		}
+		return 0, err
+	}
+	ns, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("unexpected output %q", out)
+	}
+	return time.Duration(ns), nil
+}
+
+// benchTournament plays games between two copies of cfg.bot at
+// concurrency and measures it.
+func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games int) (benchPass, error) {
+	dir, err := os.MkdirTemp("", "arena-bench-*")
+	if err != nil {
+		return benchPass{}, err
+	}
+	defer os.RemoveAll(dir)
+	bot := func(name string, seed int) string {
+		if cfg.bot == benchBotName {
+			return fmt.Sprintf("[[bots]]\nname = %q\ncommand = %q\nargs = [\"bench-bot\", \"%d\"]\n", name, cfg.self, seed)
+		}
+		args := ""
+		if cfg.bot == builtin.NameRandom || cfg.bot == builtin.NameGreedy {
+			args = fmt.Sprintf("args = [\"--seed\", \"%d\"]\n", seed)
+		}
+		return fmt.Sprintf("[[bots]]\nname = %q\nbuiltin = %q\n%s", name, cfg.bot, args)
+	}
+	conf := fmt.Sprintf("name = \"bench-c%d\"\nconcurrency = %d\n[game]\nname = %q\n[openings]\nlimit = 1\n"+
+		"[format]\nrounds = %d\n[time]\nmove = %q\n%s%s",
+		concurrency, concurrency, cfg.game, (games+1)/2, cfg.moveTime.String(), bot("a", 1), bot("b", 2))
+	tc, err := tournament.Parse([]byte(conf), "bench", dir)
+	if err != nil {
+		return benchPass{}, err
+	}
+	opts := tournament.Options{Out: dir, Self: cfg.self, Progress: cfg.progress, Terminal: cfg.terminal}
+	selfBefore, kidsBefore := cpuTimes()
+	start := time.Now()
+	sum, err := tournament.Run(ctx, tc, opts)
+	wall := time.Since(start)
+	if err != nil {
+		return benchPass{}, err
+	}
+	selfAfter, kidsAfter := cpuTimes()
+	return benchPass{concurrency: concurrency, games: sum.Played, plies: sum.Plies, wall: wall,
+		runnerCPU: selfAfter - selfBefore, botsCPU: kidsAfter - kidsBefore}, nil
+}
+
+// cpuTimes returns the user and system time of this process and of its
+// reaped children.
+func cpuTimes() (self, children time.Duration) {
+	total := func(who int) time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(who, &ru); err != nil {
+			return 0
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	return total(syscall.RUSAGE_SELF), total(syscall.RUSAGE_CHILDREN)
+}
+
+// write prints the report.
+func (r *benchReport) write(w io.Writer, cfg benchConfig) {
+	us := func(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
+	fmt.Fprintf(w, "%s, two %s bots, %v a move, %d CPUs (the machine may be shared: compare ratios measured in one run)\n",
+		cfg.game, cfg.bot, cfg.moveTime, runtime.NumCPU())
+	fmt.Fprintf(w, "floor: a raw pipe round trip between two processes takes %s\n", us(r.floor))
+	for _, p := range []benchPass{r.serial, r.parallel} {
+		fmt.Fprintf(w, "concurrency %d: %d games, %d plies in %v: %.0f plies/s, %.1f games/s\n",
+			p.concurrency, p.games, p.plies, p.wall.Round(time.Millisecond), p.pliesPerSecond(), float64(p.games)/p.wall.Seconds())
+		fmt.Fprintf(w, "  per ply: wall %s (%.1f x floor), runner CPU %s, bots CPU %s\n",
+			us(p.perPly(p.wall)), float64(p.perPly(p.wall))/float64(max(r.floor, 1)), us(p.perPly(p.runnerCPU)), us(p.perPly(p.botsCPU)))
+	}
+	fmt.Fprintf(w, "heap: peak %.1f MiB of objects\n", float64(r.peakHeap)/(1<<20))
 }

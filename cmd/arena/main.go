@@ -22,6 +22,7 @@ import (
 type command struct {
 	name    string
 	summary string
+	hidden  bool // a helper the arena runs itself; not listed by help
 	run     func(ctx context.Context, args []string) error
 }
 
@@ -108,8 +109,10 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if !c.hidden {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// envAsArena makes the test binary run as the arena command (its
+// arguments are the command line), so that tests and benchmarks can start
+// it as the bots and helpers the arena starts from its own executable.
+const envAsArena = "ARENA_CMD_TEST_AS_ARENA"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envAsArena) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// asArena returns the test binary, set up to run as the arena command in
+// the processes the test starts.
+func asArena(tb testing.TB) string {
+	tb.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Setenv(envAsArena, "1")
+	return exe
+}
+
+// BenchmarkArena is arena bench as a Go benchmark: b.N plies, at
+// concurrency 1 and 2, between two near-instant bots, reported against
+// the floor of a raw pipe round trip between two processes.
+func BenchmarkArena(b *testing.B) {
+	self := asArena(b)
+	for _, game := range []string{"cheversi", "checkers"} {
+		b.Run(game, func(b *testing.B) {
+			plies := 16 // a Cheversi game; checkers games are longer
+			if game == "checkers" {
+				plies = 60
+			}
+			games := max(2, b.N/plies)
+			rep, err := bench(b.Context(), benchConfig{game: game, games: games, serial: games, concurrency: 2,
+				bot: benchBotName, moveTime: 5 * time.Second, floorRounds: 5000, self: self})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(rep.floor.Nanoseconds()), "floor-ns")
+			b.ReportMetric(rep.serial.perPly(rep.serial.wall).Seconds()/rep.floor.Seconds(), "c1-wall/floor")
+			b.ReportMetric(float64(rep.serial.perPly(rep.serial.runnerCPU).Nanoseconds()), "c1-cpu-ns/ply")
+			b.ReportMetric(rep.parallel.pliesPerSecond(), "c2-plies/s")
+			b.ReportMetric(float64(rep.parallel.perPly(rep.parallel.runnerCPU).Nanoseconds()), "c2-cpu-ns/ply")
+		})
+	}
+}
+
+// TestBench runs a short arena bench and checks that it reports every
+// figure, and a heap that is not zero.
+func TestBench(t *testing.T) {
+	asArena(t)
+	var stdout, stderr bytes.Buffer
+	if err := runBench(t.Context(), []string{"--games", "20", "--serial-games", "4", "--quiet"}, &stdout, &stderr); err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"floor: a raw pipe round trip", "concurrency 1: 4 games", "concurrency 2: 20 games",
+		"x floor), runner CPU", "CPUs"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "peak 0.0 MiB") {
+		t.Errorf("heap peak reported as zero:\n%s", out)
+	}
+}
+
+// TestBenchAlphaBetaMoveTime checks that benchmarking a searching bot
+// uses a short move time and shows progress.
+func TestBenchAlphaBetaMoveTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays alphabeta games")
+	}
+	asArena(t)
+	var stdout, stderr bytes.Buffer
+	err := runBench(t.Context(), []string{"--bot", "alphabeta", "--games", "2", "--serial-games", "2"}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "20ms a move") {
+		t.Errorf("output does not give the short move time:\n%s", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "games") {
+		t.Errorf("no progress on stderr:\n%s", stderr.String())
+	}
+}
