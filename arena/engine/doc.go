@@ -3,8 +3,10 @@
 // without leaving anything behind.
 //
 // Start launches the bot's command in a process group of its own with its
-// stdin and stdout on pipes and its stderr appended to a log file (capped,
-// so that a flooding bot can neither block nor fill the disk), then runs the
+// stdin and stdout on pipes and its stderr copied to a Log (a file capped
+// so that a flooding bot can neither block nor fill the disk, which keeps
+// the newest output past the cap and may be shared by every process of a
+// bot; the caller may add its own lines, such as transcripts), then runs the
 // handshake: "arena 1", the bot's id, options and games up to "arenaok",
 // the requested options, and "isready" answered by "readyok". The returned
 // Engine plays games: NewGame announces a game, Move asks for one move,

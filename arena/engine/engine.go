@@ -63,13 +63,17 @@ type Spec struct {
 	// be an option the bot declared, and every value must fit the
 	// declaration, or Start fails with KindHandshake.
 	Options map[string]string
-	// StderrPath is the file the bot's stderr is appended to (created if
-	// needed); "" discards it. Arena notes (ignored stdout lines, a kill
-	// after quit) go there too, each on a line starting with "[arena: ".
+	// Log receives the bot's stderr and the arena's notes about it (ignored
+	// output lines, a kill after quit); the caller opens it (OpenLog),
+	// may share it between the processes of one bot, and closes it. The
+	// Engine flushes it when the process ends. nil means StderrPath.
+	Log *Log
+	// StderrPath is the file the bot's stderr and the notes are appended
+	// to when Log is nil (created if needed, capped at StderrLimit bytes
+	// as a Log is); "" discards them.
 	StderrPath string
-	// StderrLimit caps how many bytes one bot process may add to
-	// StderrPath; the rest is dropped and a truncation note written.
-	// 0 means DefaultStderrLimit; a negative value means no limit.
+	// StderrLimit caps StderrPath: 0 means DefaultLogLimit; a negative
+	// value means no limit.
 	StderrLimit int64
 	// HandshakeTimeout bounds Start and NewGame; 0 means
 	// DefaultHandshakeTimeout.

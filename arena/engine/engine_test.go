@@ -404,22 +404,61 @@ func TestFloodedStderr(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	fi, err := os.Stat(spec.StderrPath)
+	log, err := os.ReadFile(spec.StderrPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Size() < spec.StderrLimit || fi.Size() > spec.StderrLimit+200 {
-		t.Errorf("log size %d, want the limit %d plus a short note", fi.Size(), spec.StderrLimit)
+	if n := int64(len(log)); n > spec.StderrLimit+200 {
+		t.Errorf("log size %d, want at most the limit %d plus a short note", n, spec.StderrLimit)
 	}
-	f, err := os.Open(spec.StderrPath)
+	if !strings.Contains(string(log), "[arena: log capped at 1048576 bytes") {
+		t.Errorf("log lacks the cap note")
+	}
+}
+
+// TestLogPerBot checks that processes of one bot share one capped log,
+// which keeps the last words of the last one to crash.
+func TestLogPerBot(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeFloodCrash)
+	path := spec.StderrPath
+	const limit = 1 << 20
+	log, err := OpenLog(path, limit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	tail := make([]byte, 200)
-	n, _ := f.ReadAt(tail, spec.StderrLimit)
-	if !strings.Contains(string(tail[:n]), "log truncated after 1048576 bytes") {
-		t.Errorf("log tail %q lacks the truncation note", tail[:n])
+	spec.Log = log
+	var last int
+	for i := range 4 {
+		e := mustStart(t, spec)
+		_, err := e.Move(t.Context(), MoveRequest{Legal: []string{"K@e4"}, Deadline: time.Now().Add(10 * time.Second)})
+		if ee := asError(t, err); ee.Kind != KindCrash {
+			t.Fatalf("process %d: Move: %v, want a crash", i, err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		last = e.Pid()
+		// Flushed at the end of each process: the last words are there.
+		data, _ := os.ReadFile(path)
+		if want := fmt.Sprintf("fake bot: last words of %d", last); !strings.Contains(string(data), want) {
+			t.Errorf("process %d: log lacks %q", i, want)
+		}
+	}
+	if err := log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > limit+200 {
+		t.Errorf("log of 4 processes writing 2 MB each: %d bytes, want at most %d and a note", len(data), limit)
+	}
+	for _, want := range []string{"[arena: log capped at 1048576 bytes", fmt.Sprintf("fake bot: last words of %d", last)} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("log lacks %q", want)
+		}
 	}
 }
 

@@ -57,6 +57,7 @@ const (
 	modeSleeper       = "sleeper"        // the grandchild: sleeps
 	modeInfoFlood     = "info-flood"     // writes 96 MB of info lines before each move
 	modeDoubleMove    = "double-move"    // answers go with two moves in one write
+	modeFloodCrash    = "flood-crash"    // writes 2 MB to stderr on go, then its last words, and exits with status 3
 )
 
 // fakeBot plays the arena protocol on stdin/stdout in the given mode and
@@ -160,6 +161,13 @@ func fakeBot(mode string) int {
 					say(line)
 				}
 				say("info depth 7 score 12 pv "+move+" string last", "move "+move)
+			case modeFloodCrash:
+				chunk := bytes.Repeat([]byte("flood "), 1<<10)
+				for n := 0; n < 2<<20; n += len(chunk) {
+					os.Stderr.Write(chunk)
+				}
+				fmt.Fprintf(os.Stderr, "\nfake bot: last words of %d\n", os.Getpid())
+				return 3
 			case modeDoubleMove:
 				say("move "+move, "move "+move)
 			case modeLongLine:

@@ -21,8 +21,8 @@ type process struct {
 	stdout *os.File // arena's read end of the bot's stdout
 	stderr *os.File // arena's read end of the bot's stderr; nil when discarded
 
-	logFile *os.File   // nil when stderr is discarded
-	log     *cappedLog // nil when stderr is discarded
+	log    *Log // nil when stderr is discarded
+	ownLog bool // log was opened for this process: shutdown closes it
 
 	// exited is closed once the process has exited. The process is left
 	// a zombie until shutdown has killed its group, so that neither its
@@ -58,18 +58,20 @@ func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
 	cmd.Env = append(os.Environ(), spec.Env...)
 	cmd.SysProcAttr = sysProcAttr()
 
-	if spec.StderrPath != "" {
-		f, err := os.OpenFile(spec.StderrPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		if err != nil {
-			return nil, fmt.Errorf("open stderr log: %w", err)
+	switch {
+	case spec.Log != nil:
+		p.log = spec.Log
+	case spec.StderrPath != "":
+		l, lerr := OpenLog(spec.StderrPath, spec.StderrLimit)
+		if lerr != nil {
+			return nil, fmt.Errorf("open stderr log: %w", lerr)
 		}
-		closeOnErr = append(closeOnErr, f)
-		p.logFile = f
-		limit := spec.StderrLimit
-		if limit == 0 {
-			limit = DefaultStderrLimit
-		}
-		p.log = newCappedLog(f, limit)
+		p.log, p.ownLog = l, true
+		defer func() {
+			if err != nil {
+				l.Close()
+			}
+		}()
 	}
 
 	inR, inW, err := os.Pipe()
@@ -188,7 +190,7 @@ func (p *process) shutdown(grace, reapTimeout time.Duration) error {
 	p.stdin.Close()
 	var errs []error
 	if grace > 0 && !waitFor(p.exited, grace) {
-		p.log.notef("no exit within %v of quit; killing process group %d", grace, p.pid)
+		p.log.Notef("no exit within %v of quit; killing process group %d", grace, p.pid)
 	}
 	if err := p.killGroup(); err != nil {
 		errs = append(errs, fmt.Errorf("kill process group %d: %w", p.pid, err))
@@ -214,11 +216,14 @@ func (p *process) shutdown(grace, reapTimeout time.Duration) error {
 		<-p.stderrDone
 	}
 	if p.log != nil {
-		if err := p.log.finish(); err != nil {
-			errs = append(errs, fmt.Errorf("write stderr log: %w", err))
+		var err error
+		if p.ownLog {
+			err = p.log.Close()
+		} else {
+			err = p.log.Flush()
 		}
-		if err := p.logFile.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("close stderr log: %w", err))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("stderr log: %w", err))
 		}
 	}
 	return errors.Join(errs...)

@@ -403,7 +403,7 @@ func (e *Engine) ignore(op, what string, err error, unknown *int) error {
 	e.unknown.Add(1)
 	var pe *protocol.ProtocolError
 	if errors.As(err, &pe) {
-		e.proc.log.notef("ignored output line %q", clipText(pe.Line, MaxInfoText))
+		e.proc.log.Notef("ignored output line %q", clipText(pe.Line, MaxInfoText))
 	}
 	if *unknown++; *unknown > MaxUnknownLines {
 		return e.fail(KindProtocol, op, fmt.Errorf("more than %d unknown lines while awaiting %s", MaxUnknownLines, what))

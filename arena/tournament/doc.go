@@ -31,7 +31,9 @@
 //     when Run returns);
 //   - games.pgn (Cheversi) or games.pdn (checkers): the same games for
 //     rating programs, rebuilt from the journal at every start;
-//   - logs/BOT.log: each bot's stderr; arena.log: forfeits and notices;
+//   - logs/BOT.log: each bot's stderr, capped per bot for the run
+//     (engine.DefaultLogLimit, keeping the newest output past the cap);
+//     arena.log: forfeits and notices;
 //   - the rating reports (WriteReports).
 //
 // Running the same configuration on the same directory again plays exactly

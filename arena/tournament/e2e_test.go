@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
 )
@@ -593,4 +594,49 @@ func TestLengthCapCountsOpeningPlies(t *testing.T) {
 				r.ID, len(r.Opening.Moves), len(r.Moves), r.Reason, game.ReasonMaxPlies)
 		}
 	}
+}
+
+// TestBotLogCappedPerBot checks that a bot's log is capped for the whole
+// tournament, not per process, and keeps the stderr of its last crash.
+func TestBotLogCappedPerBot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 12 MB of bot output")
+	}
+	body := "name = \"flood\"\nconcurrency = 1\n[game]\nname = \"cheversi\"\n[openings]\nlimit = 1\n[format]\nrounds = 2\n[time]\nmove = \"5s\"\n"
+	cfg := loadConfig(t, writeConfig(t, body, "flood", testBot{"flood", "floodcrash"}, testBot{"first", "first"}))
+	out := filepath.Join(t.TempDir(), "out")
+	sum, err := tournament.Run(t.Context(), cfg, tournament.Options{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Starts["flood"] < 4 {
+		t.Fatalf("flood started %d times, want a process per game (4)", sum.Starts["flood"])
+	}
+	log, err := os.ReadFile(filepath.Join(out, "logs", "flood.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) > engine.DefaultLogLimit+512 {
+		t.Errorf("log of 4 crashes writing 3 MB each is %d bytes, want at most %d and a note", len(log), engine.DefaultLogLimit)
+	}
+	if !strings.Contains(string(log), "[arena: log capped at") {
+		t.Error("log does not say it was capped")
+	}
+	if !strings.HasSuffix(strings.TrimRight(string(log), "\n"), "crashing on purpose, process "+lastPid(string(log))) ||
+		strings.Count(string(log), "crashing on purpose") == 0 {
+		t.Errorf("log does not end with the last crash's words: ...%q", log[max(0, len(log)-300):])
+	}
+}
+
+// lastPid returns the process id in the last "crashing on purpose" line.
+func lastPid(log string) string {
+	i := strings.LastIndex(log, "crashing on purpose, process ")
+	if i < 0 {
+		return "?"
+	}
+	rest := log[i+len("crashing on purpose, process "):]
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
 }

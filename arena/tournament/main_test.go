@@ -59,6 +59,7 @@ func runTestTournament(spec string) int {
 //	legal        asks for the legal moves and plays the last one listed
 //	slow:MS      plays the first legal move after MS milliseconds
 //	crash        exits at its second move of every game
+//	floodcrash   writes 3 MB to stderr, then exits, at its second move
 //	hang         stops answering at its second move of every game
 //	garbage      writes a line that is not UTF-8 at its second move
 //	illegal      repeats the opponent's last move at its second move
@@ -149,6 +150,13 @@ func runTestBot(kind string) int {
 				switch kind {
 				case "crash":
 					fmt.Fprintln(os.Stderr, "crashing on purpose")
+					return 3
+				case "floodcrash":
+					line := strings.Repeat("flood ", 100) + "\n"
+					for n := 0; n < 3<<20; n += len(line) {
+						os.Stderr.WriteString(line)
+					}
+					fmt.Fprintf(os.Stderr, "crashing on purpose, process %d\n", os.Getpid())
 					return 3
 				case "hang":
 					time.Sleep(time.Hour)

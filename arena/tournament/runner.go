@@ -95,6 +95,7 @@ type runner struct {
 	pending  []Scheduled
 	pgn      *os.File
 	logFile  *os.File
+	botLogs  []*engine.Log // one per bot, shared by its processes
 	prog     *progress
 	settings []game.Setting
 	sprt     *sprtState // nil without a configured test
@@ -256,6 +257,9 @@ func (r *runner) release() {
 	if r.logFile != nil {
 		r.logFile.Close()
 	}
+	for _, l := range r.botLogs {
+		l.Close()
+	}
 	if r.lock != nil {
 		r.lock.Close() // releases the flock
 	}
@@ -278,11 +282,18 @@ func lockDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-// specs builds the engine specs of the bots.
+// specs builds the engine specs of the bots and opens their logs (capped
+// per bot for the whole run; release closes them).
 func (r *runner) specs() (map[string]engine.Spec, error) {
 	self := r.opts.Self
 	out := make(map[string]engine.Spec, len(r.cfg.Bots))
 	for _, b := range r.cfg.Bots {
+		logPath := filepath.Join(r.dir, "logs", sanitizeFileName(b.Name)+".log")
+		log, err := engine.OpenLog(logPath, engine.DefaultLogLimit)
+		if err != nil {
+			return nil, fmt.Errorf("bot %q: open its log: %w", b.Name, err)
+		}
+		r.botLogs = append(r.botLogs, log)
 		spec := engine.Spec{
 			Name:             b.Name,
 			Command:          b.Command,
@@ -290,7 +301,8 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 			Dir:              b.Dir,
 			Env:              b.env(),
 			Options:          b.options(),
-			StderrPath:       filepath.Join(r.dir, "logs", sanitizeFileName(b.Name)+".log"),
+			Log:              log,
+			StderrPath:       logPath,
 			HandshakeTimeout: b.HandshakeTimeout,
 		}
 		if spec.Dir == "" {
