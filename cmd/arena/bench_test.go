@@ -8,18 +8,6 @@ import (
 	"time"
 )
 
-// envAsArena makes the test binary run as the arena command (its
-// arguments are the command line), so that tests and benchmarks can start
-// it as the bots and helpers the arena starts from its own executable.
-const envAsArena = "ARENA_CMD_TEST_AS_ARENA"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(envAsArena) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
-
 // asArena returns the test binary, set up to run as the arena command in
 // the processes the test starts.
 func asArena(tb testing.TB) string {
@@ -28,7 +16,7 @@ func asArena(tb testing.TB) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Setenv(envAsArena, "1")
+	tb.Setenv(asArenaEnv, "1")
 	return exe
 }
 
