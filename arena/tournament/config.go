@@ -397,7 +397,9 @@ func (c *Config) validate(md toml.MetaData) []error {
 		add([]string{"concurrency"}, "must be at least 1, got %d", c.Concurrency)
 	}
 	if c.Concurrency == 0 {
-		c.Concurrency = runtime.NumCPU()
+		// The CPUs this process may use: a container's limit or a batch
+		// job's allocation, not the machine's.
+		c.Concurrency = runtime.GOMAXPROCS(0)
 	}
 
 	errs = append(errs, c.validateRules()...)
@@ -420,6 +422,9 @@ func (c *Config) validate(md toml.MetaData) []error {
 	}
 	if md.IsDefined("format", "rounds") && c.Format.Rounds < 1 {
 		add([]string{"format", "rounds"}, "must be at least 1, got %d", c.Format.Rounds)
+	}
+	if c.Format.Rounds > MaxGames/2 {
+		add([]string{"format", "rounds"}, "%d rounds of at least 2 games each is more than the %d games a tournament may have", c.Format.Rounds, MaxGames)
 	}
 	if c.Format.Rounds == 0 {
 		c.Format.Rounds = DefaultRounds
@@ -561,6 +566,9 @@ func (c *Config) validateOpenings() []error {
 	}
 	if o.Count < 0 {
 		add("count", "must not be negative, got %d", o.Count)
+	}
+	if o.Count > MaxOpenings {
+		add("count", "%d openings is more than the %d a tournament takes", o.Count, MaxOpenings)
 	}
 	if o.Limit < 0 {
 		add("limit", "must not be negative, got %d", o.Limit)

@@ -1,6 +1,7 @@
 package tournament_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -153,6 +154,10 @@ func TestParseErrors(t *testing.T) {
 		{"bad bot name", "[game]\nname = \"cheversi\"\n" + strings.Replace(twoBots, `"a"`, `"a b"`, 1), []string{"t.toml:5: bots[0].name:"}},
 		{"bot time without move", "[game]\nname = \"cheversi\"\n" + twoBots + "[bots.time]\nmargin = \"1s\"\n",
 			[]string{"t.toml:11: bots[1].time: give move or base"}},
+		{"absurd rounds", "[game]\nname = \"cheversi\"\n[format]\nrounds = 1000000000\n" + twoBots,
+			[]string{"t.toml:4: format.rounds: 1000000000 rounds of at least 2 games each is more than the 100000000 games"}},
+		{"absurd opening count", "[game]\nname = \"cheversi\"\n[openings]\nplies = 1\ncount = 1000000000\n" + twoBots,
+			[]string{"t.toml:5: openings.count: 1000000000 openings is more than the 100000 a tournament takes"}},
 		{"missing bot dir", "[game]\nname = \"cheversi\"\n" + twoBots + "dir = \"no/such/dir\"\n", []string{"t.toml:11: bots[1].dir:"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -285,7 +290,7 @@ func TestShippedConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			openings, err := tournament.LoadOpenings(cfg)
+			openings, err := tournament.LoadOpenings(context.Background(), cfg)
 			if err != nil {
 				t.Fatalf("LoadOpenings: %v", err)
 			}
@@ -293,7 +298,7 @@ func TestShippedConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("NewSchedule: %v", err)
 			}
-			if len(s.Games) == 0 {
+			if s.Len() == 0 {
 				t.Errorf("no games")
 			}
 		})

@@ -18,7 +18,12 @@
 // A round plays every opening of every pairing twice, the colours
 // reversed; the two games share a pair key. Game IDs are stable, and the
 // schedule's Fingerprint, stored in the output directory's manifest,
-// identifies it together with the rules.
+// identifies it together with the rules. A Schedule computes each game from
+// its ID (Game, Games), so its size costs no memory.
+//
+// A Shard is one of N slices of the schedule: colour-reversed pair k goes
+// to slice k mod N. Run with Options.Shard plays one slice into a
+// directory of its own; game IDs stay those of the whole schedule.
 //
 // # Output directory
 //

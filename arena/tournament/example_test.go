@@ -1,6 +1,7 @@
 package tournament_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/arena-games/arena/arena/tournament"
@@ -31,7 +32,7 @@ builtin = "greedy"
 		fmt.Println(err)
 		return
 	}
-	openings, err := tournament.LoadOpenings(cfg)
+	openings, err := tournament.LoadOpenings(context.Background(), cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -42,7 +43,7 @@ builtin = "greedy"
 		return
 	}
 	fmt.Println(cfg.Name, cfg.Rules.Game(), cfg.Rules.Settings(), cfg.Time)
-	fmt.Println(len(openings), "openings,", len(s.Games), "games, output in", cfg.Output)
+	fmt.Println(len(openings), "openings,", s.Len(), "games, output in", cfg.Output)
 	// Output:
 	// demo checkers [{repetition 3} {quiet_moves 40} {max_plies 200}] 1m0s+1s
 	// 50 openings, 200 games, output in results/demo
@@ -55,7 +56,7 @@ func ExampleNewSchedule() {
 		fmt.Println(err)
 		return
 	}
-	for _, g := range s.Games {
+	for g := range s.Games() {
 		fmt.Println(g.ID, g.White, "vs", g.Black, g.PairKey)
 	}
 	// Output:

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,35 +22,49 @@ const ManifestFile = "manifest.json"
 // schedule differs from the configuration's.
 var ErrScheduleChanged = errors.New("the configuration changes the schedule of the tournament in the output directory")
 
+// ErrOtherShard means an output directory holds another slice of the
+// tournament (or the whole of it, or a slice where the whole was asked for).
+var ErrOtherShard = errors.New("the output directory holds another slice of the tournament")
+
+// manifestVersion is the version of the manifests NewManifest writes.
+// Version 1 had no shard and a fingerprint over every game (still read and
+// resumed); version 2 records the shard and fingerprints the schedule's
+// parameters.
+const manifestVersion = 2
+
 // Manifest describes the tournament an output directory holds. It is
 // written when the tournament starts; a later run resumes the tournament
-// only if its schedule has the same fingerprint.
+// only if its schedule has the same fingerprint and the run asks for the
+// same slice.
 type Manifest struct {
-	Version     int            `json:"version"`
-	Name        string         `json:"name"`
-	Config      string         `json:"config,omitempty"` // the configuration file it was started from
-	Created     time.Time      `json:"created"`
-	Fingerprint string         `json:"fingerprint"`
-	Games       int            `json:"games"` // scheduled games
-	Game        string         `json:"game"`
-	Preset      string         `json:"preset"`
-	Rules       []game.Setting `json:"rules"`
-	Format      string         `json:"format"`
-	Rounds      int            `json:"rounds"`
-	Bots        []string       `json:"bots"`
-	Players     []string       `json:"players,omitempty"`
-	Openings    []Opening      `json:"openings"`
+	Version     int       `json:"version"`
+	Name        string    `json:"name"`
+	Config      string    `json:"config,omitempty"` // the configuration file it was started from
+	Created     time.Time `json:"created"`
+	Fingerprint string    `json:"fingerprint"` // of the whole schedule, also in a slice's directory
+	// Shard is the slice of the schedule the directory holds; nil for
+	// the whole tournament.
+	Shard    *Shard         `json:"shard,omitempty"`
+	Games    int            `json:"games"` // scheduled games: the slice's when Shard is set
+	Game     string         `json:"game"`
+	Preset   string         `json:"preset"`
+	Rules    []game.Setting `json:"rules"`
+	Format   string         `json:"format"`
+	Rounds   int            `json:"rounds"`
+	Bots     []string       `json:"bots"`
+	Players  []string       `json:"players,omitempty"`
+	Openings []Opening      `json:"openings"`
 }
 
-// NewManifest describes the tournament of cfg with schedule s.
+// NewManifest describes the whole tournament of cfg with schedule s.
 func NewManifest(cfg *Config, s *Schedule) *Manifest {
 	return &Manifest{
-		Version:     1,
+		Version:     manifestVersion,
 		Name:        cfg.Name,
 		Config:      cfg.Path,
 		Created:     time.Now().UTC(),
 		Fingerprint: s.Fingerprint(cfg.Rules),
-		Games:       len(s.Games),
+		Games:       s.Len(),
 		Game:        cfg.Rules.Game(),
 		Preset:      cfg.Rules.Preset(),
 		Rules:       cfg.Rules.Settings(),
@@ -72,6 +87,14 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("read manifest %s: %w", filepath.Join(dir, ManifestFile), err)
 	}
+	switch {
+	case m.Version > manifestVersion:
+		return nil, fmt.Errorf("read manifest %s: version %d is from a newer arena (this one reads up to %d)", filepath.Join(dir, ManifestFile), m.Version, manifestVersion)
+	case m.Shard != nil:
+		if err := m.Shard.Validate(); err != nil {
+			return nil, fmt.Errorf("read manifest %s: %w", filepath.Join(dir, ManifestFile), err)
+		}
+	}
 	return &m, nil
 }
 
@@ -93,11 +116,12 @@ func (m *Manifest) Write(dir string) error {
 }
 
 // Compatible returns nil if other (the configuration's manifest) describes
-// the same schedule as m (the stored one), and otherwise an error wrapping
-// ErrScheduleChanged that names what differs.
+// the same schedule and slice as m (the stored one). Otherwise it returns an
+// error wrapping ErrScheduleChanged that names what differs, or, for the
+// same schedule, one wrapping ErrOtherShard.
 func (m *Manifest) Compatible(other *Manifest) error {
 	if m.Fingerprint == other.Fingerprint {
-		return nil
+		return m.sameShard(other)
 	}
 	diff := func(what string, was, now any) error {
 		return fmt.Errorf("%w: %s was %v, the configuration says %v", ErrScheduleChanged, what, was, now)
@@ -128,6 +152,22 @@ func (m *Manifest) Compatible(other *Manifest) error {
 	return fmt.Errorf("%w: the schedule fingerprint was %.12s, the configuration gives %.12s", ErrScheduleChanged, m.Fingerprint, other.Fingerprint)
 }
 
+// sameShard returns nil if m and other hold the same slice (or both the
+// whole tournament), otherwise an error wrapping ErrOtherShard.
+func (m *Manifest) sameShard(other *Manifest) error {
+	switch {
+	case m.Shard == nil && other.Shard == nil:
+		return nil
+	case m.Shard == nil:
+		return fmt.Errorf("%w: it holds the whole tournament, not slice %s", ErrOtherShard, other.Shard)
+	case other.Shard == nil:
+		return fmt.Errorf("%w: it holds slice %s, not the whole tournament (resume it with --shard %s)", ErrOtherShard, m.Shard, m.Shard)
+	case *m.Shard != *other.Shard:
+		return fmt.Errorf("%w: it holds slice %s, not slice %s", ErrOtherShard, m.Shard, other.Shard)
+	}
+	return nil
+}
+
 func writeFileSync(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -142,4 +182,31 @@ func writeFileSync(path string, data []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Schedule lays out again the schedule the manifest describes and checks
+// it against the manifest's fingerprint. A version 1 manifest's fingerprint
+// covers every game; checking it stops early with ctx's error.
+func (m *Manifest) Schedule(ctx context.Context) (*Schedule, error) {
+	s, err := NewSchedule(m.Format, m.Rounds, m.Bots, m.Players, m.Openings)
+	if err != nil {
+		return nil, fmt.Errorf("manifest of %q: %w", m.Name, err)
+	}
+	fp, err := m.fingerprintOf(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if fp != m.Fingerprint {
+		return nil, fmt.Errorf("manifest of %q: %w: its schedule does not give its fingerprint %.12s", m.Name, ErrScheduleChanged, m.Fingerprint)
+	}
+	return s, nil
+}
+
+// fingerprintOf returns the fingerprint of s under m's rules, in the
+// version m is written in.
+func (m *Manifest) fingerprintOf(ctx context.Context, s *Schedule) (string, error) {
+	if m.Version < 2 {
+		return s.fingerprintV1(ctx, m.Game, m.Preset, m.Rules)
+	}
+	return s.fingerprint(m.Game, m.Preset, m.Rules), nil
 }

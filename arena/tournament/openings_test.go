@@ -2,13 +2,16 @@ package tournament_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
@@ -133,12 +136,12 @@ func TestCanonicalizeOpening(t *testing.T) {
 
 func TestRandomOpenings(t *testing.T) {
 	rules := rulesFor(t, "cheversi", "")
-	a, err := tournament.RandomOpenings(rules, 42, 3, 20)
+	a, err := tournament.RandomOpenings(context.Background(), rules, 42, 3, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := tournament.RandomOpenings(rules, 42, 3, 20)
-	c, _ := tournament.RandomOpenings(rules, 43, 3, 20)
+	b, _ := tournament.RandomOpenings(context.Background(), rules, 42, 3, 20)
+	c, _ := tournament.RandomOpenings(context.Background(), rules, 43, 3, 20)
 	if movesOf(a) != movesOf(b) {
 		t.Errorf("same seed, different openings:\n%s\n%s", movesOf(a), movesOf(b))
 	}
@@ -157,10 +160,10 @@ func TestRandomOpenings(t *testing.T) {
 		}
 	}
 	// Cheversi's first move is the king next to nothing: 64 one-ply openings.
-	if _, err := tournament.RandomOpenings(rules, 1, 1, 65); !errors.Is(err, tournament.ErrOpenings) {
+	if _, err := tournament.RandomOpenings(context.Background(), rules, 1, 1, 65); !errors.Is(err, tournament.ErrOpenings) {
 		t.Errorf("65 distinct one-ply openings: err = %v, want ErrOpenings", err)
 	}
-	if _, err := tournament.RandomOpenings(rules, 1, 16, 1); !errors.Is(err, tournament.ErrOpenings) {
+	if _, err := tournament.RandomOpenings(context.Background(), rules, 1, 16, 1); !errors.Is(err, tournament.ErrOpenings) {
 		t.Errorf("openings that end the game: err = %v, want ErrOpenings", err)
 	}
 }
@@ -174,7 +177,7 @@ func TestLoadOpeningsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := tournament.LoadOpenings(cfg)
+	list, err := tournament.LoadOpenings(context.Background(), cfg)
 	if err != nil || len(list) != 2 || list[0].Name != "first" {
 		t.Errorf("LoadOpenings = %v, %v; want 2 openings, the first named", list, err)
 	}
@@ -182,7 +185,7 @@ func TestLoadOpeningsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = tournament.LoadOpenings(cfg)
+	_, err = tournament.LoadOpenings(context.Background(), cfg)
 	if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "t.toml:5: openings.file:") || !strings.Contains(err.Error(), "opening 2") {
 		t.Errorf("LoadOpenings(bad) = %v; want an illegal move in opening 2 located at openings.file", err)
 	}
@@ -217,4 +220,132 @@ func movesOf(list []tournament.Opening) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// TestOpeningSizes checks what cannot be scheduled is refused with the key
+// and line, and that nothing is read or generated without bound.
+func TestOpeningSizes(t *testing.T) {
+	dir := t.TempDir()
+	parse := func(body string) *tournament.Config {
+		t.Helper()
+		cfg, err := tournament.Parse([]byte("[game]\nname = \"cheversi\"\n"+body+twoBots), "t.toml", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	for _, c := range []struct {
+		name, body string
+		want       string
+	}{
+		// Cheversi's first move is the king next to nothing: 64 one-ply openings.
+		{"more openings than exist", "[openings]\nplies = 1\ncount = 65\n", "t.toml:5: openings.count: bad openings: 65 openings of 1 plies asked for, but only 64 exist"},
+		{"openings past the end of the game", "[openings]\nplies = 17\ncount = 50000\n", "t.toml:5: openings.count: bad openings: found only 0 distinct openings of 17 plies"},
+		{"a device that never ends", "[openings]\nfile = \"/dev/zero\"\n", "t.toml:4: openings.file: /dev/zero: bad openings: line 1 is longer than 1024 KiB"},
+		{"too many rounds for the openings", "[format]\nrounds = 1000000\n[openings]\nplies = 3\ncount = 100\n", "t.toml:4: format.rounds: bad schedule: too many games: 1000000 rounds of 100 openings"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := parse(c.body)
+			var err error
+			if strings.Contains(c.body, "rounds") {
+				_, err = tournament.Run(context.Background(), cfg, tournament.Options{Out: filepath.Join(dir, "out")})
+			} else {
+				_, err = tournament.LoadOpenings(context.Background(), cfg)
+			}
+			var ce *tournament.ConfigError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v; want a *ConfigError containing %q", err, c.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused tournament made its output directory (%v)", err)
+	}
+}
+
+// TestOpeningsFileStreamed feeds an opening file through a named pipe that
+// never ends: the arena reads up to openings.limit openings, or refuses the
+// file at MaxOpenings openings, or at MaxOpeningsFileSize bytes.
+func TestOpeningsFileStreamed(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, line, limit string
+		want              string // "" for success
+	}{
+		{"limit", "K@e4 Q@d5\n", "limit = 3\n", ""},
+		{"too many openings", "K@e4 Q@d5\n", "", "more than 100000 openings (the most a tournament takes); set openings.limit"},
+		{"too many bytes", "# nothing but comments\n", "", "the file is larger than 64 MiB"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fifo := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-"))
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			done := make(chan struct{})
+			go func() { // exits when the reader closes the pipe
+				defer close(done)
+				f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+				if err != nil {
+					return
+				}
+				defer f.Close()
+				block := bytes.Repeat([]byte(c.line), 4096/len(c.line))
+				for {
+					if _, err := f.Write(block); err != nil {
+						return
+					}
+				}
+			}()
+			cfg, err := tournament.Parse(fmt.Appendf(nil, "[game]\nname = \"cheversi\"\n[openings]\nfile = %q\n%s%s", fifo, c.limit, twoBots), "t.toml", dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list, err := tournament.LoadOpenings(context.Background(), cfg)
+			switch {
+			case c.want == "" && (err != nil || len(list) != 3):
+				t.Errorf("LoadOpenings = %d openings, %v; want 3", len(list), err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "t.toml:4: openings.file:")):
+				t.Errorf("LoadOpenings = %d openings, %v; want an error at openings.file containing %q", len(list), err, c.want)
+			}
+			<-done
+		})
+	}
+}
+
+// TestOpeningsCanceled checks that generating openings stops when the
+// context is canceled, before or during the work.
+func TestOpeningsCanceled(t *testing.T) {
+	cfg, err := tournament.Parse([]byte("[game]\nname = \"cheversi\"\n[openings]\nplies = 12\ncount = 100000\n"+twoBots), "t.toml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if list, err := tournament.LoadOpenings(ctx, cfg); !errors.Is(err, context.Canceled) || list != nil {
+		t.Errorf("LoadOpenings(canceled) = %d openings, %v; want context.Canceled", len(list), err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	stop := time.AfterFunc(50*time.Millisecond, cancel)
+	defer stop.Stop()
+	if list, err := tournament.LoadOpenings(ctx, cfg); !errors.Is(err, context.Canceled) || list != nil {
+		t.Errorf("LoadOpenings canceled after 50ms = %d openings, %v; want context.Canceled", len(list), err)
+	}
+	sum, err := tournament.Run(ctx, cfg, tournament.Options{Out: filepath.Join(t.TempDir(), "out")})
+	if !errors.Is(err, context.Canceled) || sum != nil {
+		t.Errorf("Run(canceled) = %v, %v; want no summary and context.Canceled", sum, err)
+	}
+}
+
+// BenchmarkRandomOpenings draws 10000 distinct random openings of 8 plies,
+// as a configuration with [openings] plies = 8, count = 10000 does before
+// its first game.
+func BenchmarkRandomOpenings(b *testing.B) {
+	rules := rulesFor(b, "cheversi", "")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tournament.RandomOpenings(context.Background(), rules, 1, 8, 10_000); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,13 +35,17 @@ type Options struct {
 	// ProgressInterval is the time between plain progress lines (default
 	// 5s).
 	ProgressInterval time.Duration
+	// Shard, when set, plays only that slice of the schedule (see Shard).
+	// The output directory then holds that slice alone; game IDs stay
+	// those of the whole schedule.
+	Shard *Shard
 }
 
 // Summary is what Run did.
 type Summary struct {
 	Dir       string    // output directory
 	Manifest  *Manifest // the tournament the directory holds
-	Total     int       // scheduled games
+	Total     int       // scheduled games (of the slice, with Options.Shard)
 	Recorded  int       // games in the journal
 	Played    int       // games played by this run
 	Plies     int       // plies played by the bots in this run
@@ -65,14 +71,16 @@ var ErrOutputLocked = errors.New("output directory is in use by another run")
 // prepares the output directory (manifest, journal, PGN/PDN, bot logs),
 // checks every bot's handshake, then plays every game not yet in the
 // journal on cfg.Concurrency workers and records each finished game.
+// With opts.Shard it plays only the games of that slice.
 //
 // When ctx is canceled Run stops starting games, abandons the games in
 // flight (a later run plays them), closes every bot and returns the
 // summary of what is recorded together with an error wrapping ctx.Err().
 // Other errors (configuration, output directory, a bot failing its check)
-// are returned before any game starts, with a nil summary.
+// are returned before any game starts, with a nil summary; so is ctx's
+// error when it is canceled while the openings are prepared.
 func Run(ctx context.Context, cfg *Config, opts Options) (*Summary, error) {
-	r, err := prepare(cfg, opts)
+	r, err := prepare(ctx, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -92,28 +100,43 @@ type runner struct {
 	journal  *Journal
 	recorded int
 	tally    *tally
-	pending  []Scheduled
+	done     []int // IDs in the journal, sorted
+	pending  int   // games of the slice not in the journal
 	pgn      *os.File
 	logFile  *os.File
 	botLogs  []*engine.Log // one per bot, shared by its processes
 	prog     *progress
 	settings []game.Setting
 	sprt     *sprtState // nil without a configured test
+	// fingerprintV1 is the schedule's version 1 fingerprint, once an
+	// output directory of version 1 needed it.
+	fingerprintV1 string
 
 	noticeMu sync.Mutex
 	noticed  map[string]bool // bot and forfeit kind already shown on the terminal
 }
 
 // prepare does everything up to, not including, starting bots.
-func prepare(cfg *Config, opts Options) (r *runner, err error) {
+func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err error) {
 	if cfg.Rules == nil {
 		return nil, errors.New("tournament: configuration without rules (use Load or Parse)")
 	}
-	openings, err := LoadOpenings(cfg)
+	if sh := opts.Shard; sh != nil {
+		if err := sh.Validate(); err != nil {
+			return nil, err
+		}
+		if cfg.SPRT != nil {
+			return nil, fmt.Errorf("%w %s: the sequential test of [sprt] needs every game in one place; play the match without a shard", ErrShard, sh)
+		}
+	}
+	openings, err := LoadOpenings(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	sched, err := NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	if errors.Is(err, ErrTooManyGames) {
+		return nil, cfg.errKey([]string{"format", "rounds"}, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +152,9 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 		}
 	}()
 	r.manifest = NewManifest(cfg, sched)
+	r.manifest.Shard, r.manifest.Games = opts.Shard, sched.SliceLen(opts.Shard)
 	// Check the directory before writing to it, and again under the lock.
-	if _, err := checkOutputDir(dir, r.manifest); err != nil {
+	if _, err := r.checkOutputDir(ctx); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
@@ -139,7 +163,7 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 	if r.lock, err = lockDir(dir); err != nil {
 		return nil, err
 	}
-	stored, err := checkOutputDir(dir, r.manifest)
+	stored, err := r.checkOutputDir(ctx)
 	switch {
 	case err != nil:
 		return nil, err
@@ -156,22 +180,19 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 		return nil, err
 	}
 	r.journal, r.recorded, r.tally = journal, len(recs), newTally(cfg.BotNames())
-	done := make(map[int]bool, len(recs))
+	r.done = make([]int, 0, len(recs))
 	for i := range recs {
-		if err := r.matchSchedule(&recs[i]); err != nil {
+		if err := sched.match(&recs[i], r.manifest.Shard); err != nil {
 			return nil, err
 		}
-		done[recs[i].ID] = true
+		r.done = append(r.done, recs[i].ID)
 		r.tally.add(&recs[i])
 	}
+	slices.Sort(r.done)
+	r.pending = r.manifest.Games - len(recs)
 	if r.sprt = newSPRT(cfg); r.sprt != nil {
 		if err := r.sprt.add(recs...); err != nil {
 			return nil, err
-		}
-	}
-	for _, g := range sched.Games {
-		if !done[g.ID] {
-			r.pending = append(r.pending, g)
 		}
 	}
 
@@ -193,14 +214,15 @@ func prepare(cfg *Config, opts Options) (r *runner, err error) {
 // manifest is written (a run stopped in between leaves them).
 var ownFiles = map[string]bool{".lock": true, "logs": true, ManifestFile + ".tmp": true}
 
-// checkOutputDir decides whether a run of the tournament m may use dir,
-// without writing anything. It returns the stored manifest of the same
-// tournament to resume, or nil to start afresh: dir does not exist, is
-// empty, holds only what an interrupted start leaves, or holds a
-// tournament of which no game was recorded (every bot rejected at start,
-// say). A directory with anything else, or with games of another
-// tournament, is refused.
-func checkOutputDir(dir string, m *Manifest) (*Manifest, error) {
+// checkOutputDir decides whether a run of the tournament r.manifest (and
+// of its slice) may use r.dir, without writing anything. It returns the
+// stored manifest of the same tournament and slice to resume, or nil to
+// start afresh: dir does not exist, is empty, holds only what an
+// interrupted start leaves, or holds a tournament of which no game was
+// recorded (every bot rejected at start, say). A directory with anything
+// else, or with games of another tournament or slice, is refused.
+func (r *runner) checkOutputDir(ctx context.Context) (*Manifest, error) {
+	dir := r.dir
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -223,27 +245,47 @@ func checkOutputDir(dir string, m *Manifest) (*Manifest, error) {
 	case err != nil:
 		return nil, err
 	}
-	if err := stored.Compatible(m); err != nil {
+	want := *r.manifest
+	if stored.Version < manifestVersion {
+		// Compare in the fingerprint the directory was written with.
+		if r.fingerprintV1 == "" {
+			if r.fingerprintV1, err = r.sched.fingerprintV1(ctx, want.Game, want.Preset, want.Rules); err != nil {
+				return nil, err
+			}
+		}
+		want.Version, want.Fingerprint = stored.Version, r.fingerprintV1
+	}
+	if err := stored.Compatible(&want); err != nil {
 		recs, jerr := ReadJournal(filepath.Join(dir, JournalFile))
 		if len(recs) == 0 && (jerr == nil || errors.Is(jerr, os.ErrNotExist)) {
 			return nil, nil // no game played: start afresh
 		}
-		return nil, fmt.Errorf("%s: %w\n(use another output directory, or restore the configuration it was started with)", dir, err)
+		hint := "use another output directory, or restore the configuration it was started with"
+		if errors.Is(err, ErrOtherShard) {
+			hint = "give every slice an output directory of its own"
+		}
+		return nil, fmt.Errorf("%s: %w\n(%s)", dir, err, hint)
 	}
 	return stored, nil
 }
 
-// matchSchedule checks that a journal record is a game of the schedule.
-func (r *runner) matchSchedule(rec *Record) error {
-	if rec.ID < 1 || rec.ID > len(r.sched.Games) {
-		return fmt.Errorf("%w: %s holds game %d, but the schedule has %d games", ErrScheduleChanged, JournalFile, rec.ID, len(r.sched.Games))
+// pendingGames iterates, in schedule order, over the games of the
+// directory's slice that the journal lacks.
+func (r *runner) pendingGames() iter.Seq[Scheduled] {
+	return func(yield func(Scheduled) bool) {
+		done := r.done
+		for g := range r.sched.Slice(r.manifest.Shard) {
+			for len(done) > 0 && done[0] < g.ID {
+				done = done[1:]
+			}
+			if len(done) > 0 && done[0] == g.ID {
+				continue
+			}
+			if !yield(g) {
+				return
+			}
+		}
 	}
-	g := r.sched.Games[rec.ID-1]
-	if rec.White != g.White || rec.Black != g.Black || rec.Round != g.Round || rec.PairKey != g.PairKey || rec.Opening.Index != g.Opening+1 {
-		return fmt.Errorf("%w: %s game %d is %s-%s (round %d), the schedule says %s-%s (round %d)",
-			ErrScheduleChanged, JournalFile, rec.ID, rec.White, rec.Black, rec.Round, g.White, g.Black, g.Round)
-	}
-	return nil
 }
 
 // release closes what prepare opened.
@@ -336,32 +378,36 @@ func (r *runner) summary(start time.Time) *Summary {
 		SPRTText:  sprtText,
 		Dir:       r.dir,
 		Manifest:  r.manifest,
-		Total:     len(r.sched.Games),
+		Total:     r.manifest.Games,
 		Recorded:  r.recorded,
 		Elapsed:   time.Since(start),
-		Complete:  r.recorded == len(r.sched.Games),
+		Complete:  r.recorded == r.manifest.Games,
 		Standings: r.tally.standings(),
 	}
 }
 
 func (r *runner) run(ctx context.Context) (*Summary, error) {
 	start := time.Now()
-	if len(r.pending) == 0 || r.sprt.decided() {
+	if r.pending == 0 || r.sprt.decided() {
 		return r.summary(start), nil
 	}
 	specs, err := r.specs()
 	if err != nil {
 		return nil, err
 	}
-	workers := min(r.cfg.Concurrency, len(r.pending))
+	workers := min(r.cfg.Concurrency, r.pending)
 	p := newPool(ctx, specs, len(specs)+2*workers)
 	defer p.close()
 	if err := r.preflight(ctx, p); err != nil {
 		return nil, err
 	}
 
-	r.prog = newProgress(r.opts, r.cfg.Name, len(r.sched.Games), r.recorded, r.tally)
-	r.logf("%s: %d of %d games to play, %d at a time; output in %s", r.cfg.Name, len(r.pending), len(r.sched.Games), workers, r.dir)
+	r.prog = newProgress(r.opts, r.cfg.Name, r.manifest.Games, r.recorded, r.tally)
+	name := r.cfg.Name
+	if sh := r.manifest.Shard; sh != nil {
+		name = fmt.Sprintf("%s, slice %s", name, sh)
+	}
+	r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.manifest.Games, workers, r.dir)
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -384,7 +430,7 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	}
 	go func() { // exits once every job is handed out or runCtx is canceled
 		defer close(jobs)
-		for _, g := range r.pending {
+		for g := range r.pendingGames() {
 			select {
 			case jobs <- g:
 			case <-runCtx.Done():

@@ -1,11 +1,15 @@
 package tournament
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"iter"
+	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/arena-games/arena/arena/game"
@@ -24,19 +28,37 @@ type Scheduled struct {
 }
 
 // Schedule is every game of a tournament, in the order they are started.
+// It holds only the parameters of the layout: each game is computed from
+// its ID (Game), so a schedule of millions of games takes no more memory
+// than its openings and pairings.
 type Schedule struct {
-	Games    []Scheduled
 	Openings []Opening
+
+	rounds int
+	pairs  []pairing
+	total  int // games
 }
+
+// pairing is one meeting of two bots; a plays White in the first game of
+// each colour-reversed pair.
+type pairing struct{ a, b string }
+
+// MaxGames is the largest schedule NewSchedule lays out.
+const MaxGames = 100_000_000
 
 // ErrSchedule is wrapped by errors about impossible schedules.
 var ErrSchedule = errors.New("bad schedule")
+
+// ErrTooManyGames is wrapped by the error about a schedule of more than
+// MaxGames games.
+var ErrTooManyGames = fmt.Errorf("%w: too many games", ErrSchedule)
 
 // NewSchedule lays out a tournament. For RoundRobin every pair of bots
 // meets; for Gauntlet every bot in players meets every bot not in players.
 // Each round plays every opening of every pairing twice, colours reversed;
 // the games of a round are ordered by opening, then by pairing, the two
-// colour assignments next to each other.
+// colour assignments next to each other. A schedule of more than MaxGames
+// games is refused with an error wrapping ErrTooManyGames.
 func NewSchedule(format string, rounds int, bots, players []string, openings []Opening) (*Schedule, error) {
 	if rounds < 1 {
 		return nil, fmt.Errorf("%w: rounds must be at least 1, got %d", ErrSchedule, rounds)
@@ -44,13 +66,12 @@ func NewSchedule(format string, rounds int, bots, players []string, openings []O
 	if len(openings) == 0 {
 		return nil, fmt.Errorf("%w: no openings", ErrSchedule)
 	}
-	type pair struct{ a, b string }
-	var pairs []pair
+	var pairs []pairing
 	switch format {
 	case RoundRobin:
 		for i := range bots {
 			for j := i + 1; j < len(bots); j++ {
-				pairs = append(pairs, pair{bots[i], bots[j]})
+				pairs = append(pairs, pairing{bots[i], bots[j]})
 			}
 		}
 	case Gauntlet:
@@ -60,7 +81,7 @@ func NewSchedule(format string, rounds int, bots, players []string, openings []O
 			}
 			for _, b := range bots {
 				if !slices.Contains(players, b) {
-					pairs = append(pairs, pair{p, b})
+					pairs = append(pairs, pairing{p, b})
 				}
 			}
 		}
@@ -70,33 +91,277 @@ func NewSchedule(format string, rounds int, bots, players []string, openings []O
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: no pairings (need at least two bots)", ErrSchedule)
 	}
-	s := &Schedule{Openings: openings, Games: make([]Scheduled, 0, rounds*len(openings)*len(pairs)*2)}
-	for r := 1; r <= rounds; r++ {
-		for o := range openings {
-			for _, p := range pairs {
-				key := fmt.Sprintf("r%d/o%d/%s/%s", r, o+1, p.a, p.b)
-				s.Games = append(s.Games,
-					Scheduled{ID: len(s.Games) + 1, Round: r, Opening: o, White: p.a, Black: p.b, PairKey: key},
-					Scheduled{ID: len(s.Games) + 2, Round: r, Opening: o, White: p.b, Black: p.a, PairKey: key})
+	total, ok := mulCapped(MaxGames, rounds, len(openings), len(pairs), 2)
+	if !ok {
+		return nil, fmt.Errorf("%w: %d rounds of %d openings × %d pairings × 2 colours is more than %d games",
+			ErrTooManyGames, rounds, len(openings), len(pairs), MaxGames)
+	}
+	return &Schedule{Openings: openings, rounds: rounds, pairs: pairs, total: total}, nil
+}
+
+// mulCapped returns the product of factors (all positive) and true, or
+// false when it exceeds limit.
+func mulCapped(limit int, factors ...int) (int, bool) {
+	p := uint64(1)
+	for _, f := range factors {
+		hi, lo := bits.Mul64(p, uint64(f))
+		if hi != 0 || lo > uint64(limit) {
+			return 0, false
+		}
+		p = lo
+	}
+	return int(p), true
+}
+
+// Len returns the number of games.
+func (s *Schedule) Len() int { return s.total }
+
+// Pairs returns the number of colour-reversed pairs of games, Len()/2.
+func (s *Schedule) Pairs() int { return s.total / 2 }
+
+// Game returns the game with the given ID, and false when the schedule has
+// no such game.
+func (s *Schedule) Game(id int) (Scheduled, bool) {
+	if id < 1 || id > s.total {
+		return Scheduled{}, false
+	}
+	k := (id - 1) / 2 // the colour-reversed pair
+	perRound := len(s.Openings) * len(s.pairs)
+	round, rest := k/perRound+1, k%perRound
+	opening, p := rest/len(s.pairs), s.pairs[rest%len(s.pairs)]
+	g := Scheduled{ID: id, Round: round, Opening: opening, White: p.a, Black: p.b, PairKey: pairKey(round, opening, p)}
+	if (id-1)%2 == 1 {
+		g.White, g.Black = p.b, p.a
+	}
+	return g, true
+}
+
+func pairKey(round, opening int, p pairing) string {
+	b := make([]byte, 0, 16+len(p.a)+len(p.b))
+	b = append(b, 'r')
+	b = strconv.AppendInt(b, int64(round), 10)
+	b = append(b, "/o"...)
+	b = strconv.AppendInt(b, int64(opening+1), 10)
+	b = append(append(append(append(b, '/'), p.a...), '/'), p.b...)
+	return string(b)
+}
+
+// Games iterates over every game in schedule order.
+func (s *Schedule) Games() iter.Seq[Scheduled] { return s.Slice(nil) }
+
+// Slice iterates over the games of one slice of the schedule in schedule
+// order; a nil shard means every game.
+func (s *Schedule) Slice(sh *Shard) iter.Seq[Scheduled] {
+	first, step := 0, 1
+	if sh != nil {
+		first, step = sh.Index, sh.Count
+	}
+	return func(yield func(Scheduled) bool) {
+		for k := first; k < s.Pairs(); k += step {
+			for id := 2*k + 1; id <= 2*k+2; id++ {
+				g, _ := s.Game(id)
+				if !yield(g) {
+					return
+				}
 			}
 		}
 	}
-	return s, nil
 }
 
+// SliceLen returns the number of games of one slice; a nil shard means
+// every game.
+func (s *Schedule) SliceLen(sh *Shard) int {
+	if sh == nil {
+		return s.total
+	}
+	if sh.Index >= s.Pairs() {
+		return 0
+	}
+	return 2 * ((s.Pairs()-sh.Index-1)/sh.Count + 1)
+}
+
+// Shard is one of Count slices of a schedule, numbered from 0: the k-th
+// colour-reversed pair of games (k from 0, in schedule order) belongs to
+// slice k mod Count. Every slice is thus an even sample of the schedule,
+// and both colours of a pairing and opening are always in one slice.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// ErrShard is wrapped by errors about a malformed or out-of-range shard.
+var ErrShard = errors.New("bad shard")
+
+// ParseShard decodes "I/N", slice I of N (0 <= I < N).
+func ParseShard(text string) (Shard, error) {
+	is, ns, ok := strings.Cut(text, "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("%w %q: want I/N, slice I of N counted from 0 (for example 3/16)", ErrShard, text)
+	}
+	i, err1 := strconv.Atoi(is)
+	n, err2 := strconv.Atoi(ns)
+	if err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("%w %q: I and N must be whole numbers (for example 3/16)", ErrShard, text)
+	}
+	sh := Shard{Index: i, Count: n}
+	if err := sh.Validate(); err != nil {
+		return Shard{}, err
+	}
+	return sh, nil
+}
+
+// Validate reports whether sh names a slice: Count at least 1 and Index in
+// 0..Count-1.
+func (sh Shard) Validate() error {
+	switch {
+	case sh.Count < 1:
+		return fmt.Errorf("%w %s: N must be at least 1", ErrShard, sh)
+	case sh.Index < 0 || sh.Index >= sh.Count:
+		return fmt.Errorf("%w %s: I must be from 0 to N-1 (%d)", ErrShard, sh, sh.Count-1)
+	}
+	return nil
+}
+
+// String returns "I/N".
+func (sh Shard) String() string { return strconv.Itoa(sh.Index) + "/" + strconv.Itoa(sh.Count) }
+
+// Has reports whether the game with the given ID belongs to the slice.
+func (sh Shard) Has(id int) bool { return id >= 1 && ((id-1)/2)%sh.Count == sh.Index }
+
+// sliceOf returns the index of the slice of count that holds the game.
+func sliceOf(id, count int) int { return ((id - 1) / 2) % count }
+
 // Fingerprint identifies the schedule together with the rules: two runs
-// with the same fingerprint play the same games. It is a hex SHA-256 digest.
+// with the same fingerprint play the same games. It is a hex SHA-256 digest
+// of the rules and of the parameters that determine every game (rounds,
+// openings and pairings in order), so its cost does not depend on the
+// number of games.
 func (s *Schedule) Fingerprint(rules game.Rules) string {
+	return s.fingerprint(rules.Game(), rules.Preset(), rules.Settings())
+}
+
+func (s *Schedule) fingerprint(gameName, preset string, settings []game.Setting) string {
 	h := sha256.New()
-	// Every field is written %q-quoted, so no two documents collide.
-	fmt.Fprintf(h, "arena schedule v1\ngame %q preset %q\n", rules.Game(), rules.Preset())
-	for _, kv := range rules.Settings() {
-		fmt.Fprintf(h, "rule %q %q\n", kv.Key, kv.Value)
+	b := fingerprintHead(nil, "v2", gameName, preset, settings)
+	b = append(b, "rounds "...)
+	b = strconv.AppendInt(b, int64(s.rounds), 10)
+	b = append(b, '\n')
+	for _, o := range s.Openings {
+		b = appendOpening(append(b, "opening "...), o)
+		b = append(b, '\n')
+		h.Write(b)
+		b = b[:0]
 	}
-	for _, g := range s.Games {
-		o := s.Openings[g.Opening]
-		fmt.Fprintf(h, "game %d round %d opening %q %q white %q black %q pair %q\n",
-			g.ID, g.Round, o.Name, strings.Join(o.Moves, " "), g.White, g.Black, g.PairKey)
+	for _, p := range s.pairs {
+		b = append(b, "pair "...)
+		b = strconv.AppendQuote(b, p.a)
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, p.b)
+		b = append(b, '\n')
+		h.Write(b)
+		b = b[:0]
 	}
+	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fingerprintV1 is the fingerprint manifests of version 1 hold: a digest
+// over every game, one line per game. It is computed game by game, in
+// constant memory, and stops early with ctx's error.
+func (s *Schedule) fingerprintV1(ctx context.Context, gameName, preset string, settings []game.Setting) (string, error) {
+	h := sha256.New()
+	b := fingerprintHead(nil, "v1", gameName, preset, settings)
+	// Every quoted field but the numbers is formatted once: a quoted pair
+	// key is the quoted names between its round and opening numbers, as
+	// quoting works character by character.
+	openings := make([][]byte, len(s.Openings))
+	for i, o := range s.Openings {
+		openings[i] = appendOpening([]byte(" opening "), o)
+	}
+	type quoted struct{ white, black, key []byte }
+	pairs := make([][2]quoted, len(s.pairs))
+	for i, p := range s.pairs {
+		qa, qb := strconv.Quote(p.a), strconv.Quote(p.b)
+		key := []byte("/" + qa[1:len(qa)-1] + "/" + qb[1:len(qb)-1] + "\"\n")
+		pairs[i] = [2]quoted{
+			{[]byte(" white " + qa), []byte(" black " + qb), key},
+			{[]byte(" white " + qb), []byte(" black " + qa), key},
+		}
+	}
+	id := 0
+	for r := 1; r <= s.rounds; r++ {
+		for o := range s.Openings {
+			if err := ctx.Err(); err != nil {
+				return "", err
+			}
+			for _, p := range pairs {
+				for _, q := range p {
+					id++
+					b = append(b, "game "...)
+					b = strconv.AppendInt(b, int64(id), 10)
+					b = append(b, " round "...)
+					b = strconv.AppendInt(b, int64(r), 10)
+					b = append(b, openings[o]...)
+					b = append(b, q.white...)
+					b = append(b, q.black...)
+					b = append(b, ` pair "r`...)
+					b = strconv.AppendInt(b, int64(r), 10)
+					b = append(b, "/o"...)
+					b = strconv.AppendInt(b, int64(o+1), 10)
+					b = append(b, q.key...)
+					if len(b) >= 32<<10 {
+						h.Write(b)
+						b = b[:0]
+					}
+				}
+			}
+		}
+	}
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// fingerprintHead formats the first lines of a fingerprinted document.
+// Every field is %q-quoted, so no two documents collide.
+func fingerprintHead(b []byte, version, gameName, preset string, settings []game.Setting) []byte {
+	b = append(b, "arena schedule "...)
+	b = append(b, version...)
+	b = append(b, "\ngame "...)
+	b = strconv.AppendQuote(b, gameName)
+	b = append(b, " preset "...)
+	b = strconv.AppendQuote(b, preset)
+	b = append(b, '\n')
+	for _, kv := range settings {
+		b = append(b, "rule "...)
+		b = strconv.AppendQuote(b, kv.Key)
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, kv.Value)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendOpening appends an opening's name and moves, each quoted.
+func appendOpening(b []byte, o Opening) []byte {
+	b = strconv.AppendQuote(b, o.Name)
+	b = append(b, ' ')
+	return strconv.AppendQuote(b, strings.Join(o.Moves, " "))
+}
+
+// match checks that a journal record is the game the schedule gives its
+// ID and, with a shard, that the game belongs to that slice.
+func (s *Schedule) match(rec *Record, sh *Shard) error {
+	g, ok := s.Game(rec.ID)
+	if !ok {
+		return fmt.Errorf("%w: %s holds game %d, but the schedule has %d games", ErrScheduleChanged, JournalFile, rec.ID, s.Len())
+	}
+	if rec.White != g.White || rec.Black != g.Black || rec.Round != g.Round || rec.PairKey != g.PairKey || rec.Opening.Index != g.Opening+1 {
+		return fmt.Errorf("%w: %s game %d is %s-%s (round %d), the schedule says %s-%s (round %d)",
+			ErrScheduleChanged, JournalFile, rec.ID, rec.White, rec.Black, rec.Round, g.White, g.Black, g.Round)
+	}
+	if sh != nil && !sh.Has(rec.ID) {
+		return fmt.Errorf("%w: %s holds game %d, which belongs to slice %d/%d, not to slice %s",
+			ErrOtherShard, JournalFile, rec.ID, sliceOf(rec.ID, sh.Count), sh.Count, sh)
+	}
+	return nil
 }

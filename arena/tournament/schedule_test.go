@@ -1,8 +1,10 @@
 package tournament_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,13 +38,14 @@ func TestNewScheduleCounts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
-		if len(s.Games) != c.want {
-			t.Errorf("%s rounds=%d players=%v openings=%d: %d games, want %d", c.format, c.rounds, c.players, c.openings, len(s.Games), c.want)
+		if s.Len() != c.want {
+			t.Errorf("%s rounds=%d players=%v openings=%d: %d games, want %d", c.format, c.rounds, c.players, c.openings, s.Len(), c.want)
 		}
 		meets := map[[2]string]int{}
-		for i, g := range s.Games {
-			if g.ID != i+1 {
-				t.Errorf("game %d has ID %d", i+1, g.ID)
+		i := 0
+		for g := range s.Games() {
+			if i++; g.ID != i {
+				t.Errorf("game %d has ID %d", i, g.ID)
 			}
 			if g.White == g.Black {
 				t.Errorf("game %d: %s plays itself", g.ID, g.White)
@@ -79,7 +82,7 @@ func TestNewSchedulePairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	byKey := map[string][]tournament.Scheduled{}
-	for _, g := range s.Games {
+	for g := range s.Games() {
 		byKey[g.PairKey] = append(byKey[g.PairKey], g)
 	}
 	if len(byKey) != 2*2*3 {
@@ -163,4 +166,199 @@ func TestManifestCompatibleSays(t *testing.T) {
 			t.Errorf("Compatible = %v, want it to say %q", err, c.want)
 		}
 	}
+}
+
+// referenceSchedule lays out a round-robin the plain way, every game in a
+// slice: rounds, then openings, then pairings, the two colours next to
+// each other.
+func referenceSchedule(rounds int, bots []string, openings int) []tournament.Scheduled {
+	var out []tournament.Scheduled
+	for r := 1; r <= rounds; r++ {
+		for o := range openings {
+			for i := range bots {
+				for j := i + 1; j < len(bots); j++ {
+					a, b := bots[i], bots[j]
+					key := fmt.Sprintf("r%d/o%d/%s/%s", r, o+1, a, b)
+					out = append(out,
+						tournament.Scheduled{ID: len(out) + 1, Round: r, Opening: o, White: a, Black: b, PairKey: key},
+						tournament.Scheduled{ID: len(out) + 2, Round: r, Opening: o, White: b, Black: a, PairKey: key})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestScheduleGameByID(t *testing.T) {
+	bots := []string{"a", "b", "c", "d"}
+	want := referenceSchedule(3, bots, 5)
+	s, err := tournament.NewSchedule(tournament.RoundRobin, 3, bots, nil, openingsN(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != len(want) || s.Pairs() != len(want)/2 {
+		t.Fatalf("Len = %d, Pairs = %d; want %d and %d", s.Len(), s.Pairs(), len(want), len(want)/2)
+	}
+	for _, w := range want {
+		if got, ok := s.Game(w.ID); !ok || got != w {
+			t.Errorf("Game(%d) = %+v, %v; want %+v", w.ID, got, ok, w)
+		}
+	}
+	for _, id := range []int{-1, 0, len(want) + 1} {
+		if g, ok := s.Game(id); ok {
+			t.Errorf("Game(%d) = %+v, want none", id, g)
+		}
+	}
+}
+
+func TestScheduleSlices(t *testing.T) {
+	for _, c := range []struct{ rounds, bots, openings int }{{1, 2, 1}, {3, 4, 5}, {2, 3, 7}, {1, 5, 1}} {
+		bots := []string{"a", "b", "c", "d", "e"}[:c.bots]
+		s, err := tournament.NewSchedule(tournament.RoundRobin, c.rounds, bots, nil, openingsN(c.openings))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 2, 3, 4, 7, 16, s.Pairs(), s.Pairs() + 3} {
+			seen := map[int]int{} // game ID -> slice
+			pairSlice := map[string]int{}
+			for i := range n {
+				sh := &tournament.Shard{Index: i, Count: n}
+				count, last := 0, 0
+				for g := range s.Slice(sh) {
+					count++
+					if g.ID <= last {
+						t.Errorf("%v N=%d: slice %d: game %d after %d", c, n, i, g.ID, last)
+					}
+					last = g.ID
+					if prev, dup := seen[g.ID]; dup {
+						t.Errorf("%v: game %d in slices %d and %d of %d", c, g.ID, prev, i, n)
+					}
+					seen[g.ID] = i
+					if !sh.Has(g.ID) {
+						t.Errorf("%v: slice %s yields game %d but Has says no", c, sh, g.ID)
+					}
+					if want, ok := s.Game(g.ID); !ok || want != g {
+						t.Errorf("%v: slice %s yields %+v, Game says %+v", c, sh, g, want)
+					}
+					if p, ok := pairSlice[g.PairKey]; ok && p != i {
+						t.Errorf("%v N=%d: pair %s split between slices %d and %d", c, n, g.PairKey, p, i)
+					}
+					pairSlice[g.PairKey] = i
+				}
+				if got := s.SliceLen(sh); got != count {
+					t.Errorf("%v: SliceLen(%s) = %d, the slice has %d games", c, sh, got, count)
+				}
+			}
+			if len(seen) != s.Len() {
+				t.Errorf("%v N=%d: the slices hold %d of %d games", c, n, len(seen), s.Len())
+			}
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want tournament.Shard
+		ok   bool
+	}{
+		{"0/1", tournament.Shard{Index: 0, Count: 1}, true},
+		{"3/16", tournament.Shard{Index: 3, Count: 16}, true},
+		{"15/16", tournament.Shard{Index: 15, Count: 16}, true},
+		{"5/4", tournament.Shard{}, false},
+		{"4/4", tournament.Shard{}, false},
+		{"0/0", tournament.Shard{}, false},
+		{"-1/3", tournament.Shard{}, false},
+		{"1/-3", tournament.Shard{}, false},
+		{"a/b", tournament.Shard{}, false},
+		{"3", tournament.Shard{}, false},
+		{"1/2/3", tournament.Shard{}, false},
+		{"", tournament.Shard{}, false},
+		{" 1/2", tournament.Shard{}, false},
+	} {
+		got, err := tournament.ParseShard(c.in)
+		if c.ok && (err != nil || got != c.want) {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+		if !c.ok && !errors.Is(err, tournament.ErrShard) {
+			t.Errorf("ParseShard(%q) = %v, %v; want an error wrapping ErrShard", c.in, got, err)
+		}
+	}
+	if s := (tournament.Shard{Index: 2, Count: 8}).String(); s != "2/8" {
+		t.Errorf("String() = %q, want 2/8", s)
+	}
+}
+
+func TestScheduleTooLarge(t *testing.T) {
+	bots := []string{"a", "b", "c"}
+	// 3 pairings × 2 colours × 1 opening: the largest round count allowed.
+	rounds := tournament.MaxGames / 6
+	s, err := tournament.NewSchedule(tournament.RoundRobin, rounds, bots, nil, openingsN(1))
+	if err != nil || s.Len() != rounds*6 {
+		t.Fatalf("NewSchedule(%d rounds) = %v; want %d games", rounds, err, rounds*6)
+	}
+	last, ok := s.Game(s.Len())
+	if !ok || last.Round != rounds || last.White != "c" || last.Black != "b" {
+		t.Errorf("last game = %+v, %v", last, ok)
+	}
+	for _, r := range []int{rounds + 1, 1 << 62, int(^uint(0) >> 1)} {
+		if _, err := tournament.NewSchedule(tournament.RoundRobin, r, bots, nil, openingsN(1)); !errors.Is(err, tournament.ErrTooManyGames) {
+			t.Errorf("NewSchedule(%d rounds): err = %v, want ErrTooManyGames", r, err)
+		}
+	}
+}
+
+// TestFingerprintV1 checks that a directory written with a version 1
+// manifest (a fingerprint over every game) still checks out.
+func TestFingerprintV1(t *testing.T) {
+	m, err := tournament.ReadManifest(filepath.Join("testdata", "v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Version != 1 {
+		t.Fatalf("testdata manifest has version %d, want 1", m.Version)
+	}
+	s, err := m.Schedule(context.Background())
+	if err != nil {
+		t.Fatalf("Schedule: %v", err)
+	}
+	if s.Len() != m.Games {
+		t.Errorf("%d games, the manifest says %d", s.Len(), m.Games)
+	}
+	m.Rounds = 3
+	if _, err := m.Schedule(context.Background()); !errors.Is(err, tournament.ErrScheduleChanged) {
+		t.Errorf("Schedule with a changed round count: err = %v, want ErrScheduleChanged", err)
+	}
+}
+
+// BenchmarkScheduleLarge lays out a schedule of 10⁷ games and computes its
+// fingerprint, as Run does before the first game, reporting the bytes
+// allocated; ns/game is the cost of the version 1 fingerprint, which is
+// over every game.
+func BenchmarkScheduleLarge(b *testing.B) {
+	rules := rulesFor(b, "cheversi", "")
+	bots := []string{"a", "b"}
+	const rounds = 5_000_000
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := tournament.NewSchedule(tournament.RoundRobin, rounds, bots, nil, openingsN(1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = s.Fingerprint(rules)
+			g, _ := s.Game(s.Len())
+			_ = g
+		}
+	})
+	b.Run("v1", func(b *testing.B) {
+		m := &tournament.Manifest{Version: 1, Game: "cheversi", Preset: "cheversi", Rules: rules.Settings(),
+			Format: tournament.RoundRobin, Rounds: rounds, Bots: bots, Openings: openingsN(1)}
+		for b.Loop() {
+			if _, err := m.Schedule(context.Background()); !errors.Is(err, tournament.ErrScheduleChanged) {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(2*rounds), "ns/game")
+	})
 }

@@ -28,20 +28,32 @@ func init() {
 }
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--set KEY=VALUE]... [--quiet] CONFIG.toml")
+	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--shard I/N] [--set KEY=VALUE]... [--quiet] CONFIG.toml")
 	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME)")
+	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
 	var sets overrides
-	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "games played at a time (default: the configuration's, or the number of CPUs)")
+	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "games played at a time (default: the configuration's, or the number of CPUs the arena may use)")
 	fs.Var(setFlag{&sets}, "set", "set a configuration key, e.g. time.move=200ms, format.rounds=2, touch=any, bots.NAME.args=[\"-v\"]\n(`KEY=VALUE`, repeatable; see configs/README.md)")
 	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
 	path, err := parseInterspersed(fs, args, "configuration file")
 	if err != nil {
 		return err
 	}
+	var shard *tournament.Shard
+	if *shardFlag != "" {
+		sh, err := tournament.ParseShard(*shardFlag)
+		if err != nil {
+			return usagef("--shard: %v", err)
+		}
+		shard = &sh
+	}
 
 	cfg, err := tournament.Load(path, sets...)
 	if err != nil {
 		return err
+	}
+	if shard != nil && cfg.SPRT != nil {
+		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard", path)
 	}
 
 	// main cancels ctx on the first SIGINT/SIGTERM; the second one exits at
@@ -50,7 +62,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	stop := hardExitOnSecondSignal(stderr)
 	defer stop()
 
-	opts := tournament.Options{Out: *out}
+	opts := tournament.Options{Out: *out, Shard: shard}
 	if !*quiet {
 		opts.Progress = stderr
 		if f, ok := stderr.(*os.File); ok {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -111,7 +112,7 @@ func TestReportRebuildsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	openings, err := tournament.LoadOpenings(cfg)
+	openings, err := tournament.LoadOpenings(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestReportRebuildsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range sched.Games {
+	for g := range sched.Games() {
 		rec := playFirstMoves(t, cfg.Rules, g)
 		if err := tournament.Verify(&rec); err != nil {
 			t.Fatal(err)
@@ -353,5 +354,74 @@ func TestProgramName(t *testing.T) {
 	// Away from the module root, go run needs the package path.
 	if got := programName("x", "/tmp/go-build1/b001/exe/arena", "", false); !strings.HasPrefix(got, "go run ") || !strings.HasSuffix(got, "/cmd/arena") {
 		t.Errorf("programName away from the root = %q, want go run with the package path", got)
+	}
+}
+
+func TestRunShardFlag(t *testing.T) {
+	sprt := writeTemp(t, "sprt.toml", "[game]\nname = \"cheversi\"\n[sprt]\nelo0 = 0\nelo1 = 10\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"greedy\"\n")
+	for _, c := range []struct {
+		shard, want string
+	}{
+		{"5/4", "--shard: bad shard 5/4: I must be from 0 to N-1 (3)"},
+		{"4/4", "I must be from 0 to N-1"},
+		{"0/0", "--shard: bad shard 0/0: N must be at least 1"},
+		{"-1/3", "I must be from 0 to N-1"},
+		{"a/b", `--shard: bad shard "a/b": I and N must be whole numbers`},
+		{"3", `--shard: bad shard "3": want I/N`},
+		{"1/2", "sprt.toml has an [sprt] test, which needs every game in one place"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"run", "--shard", c.shard, "--out", filepath.Join(t.TempDir(), "out"), sprt}, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("--shard %s: exit status %d, stderr %q; want 2 and %q", c.shard, code, stderr.String(), c.want)
+		}
+	}
+}
+
+// TestInterruptDuringPreparation interrupts the arena while it reads its
+// opening file from a named pipe that a writer keeps open without
+// finishing: the arena stops at once with status 130 and plays nothing.
+func TestInterruptDuringPreparation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the arena")
+	}
+	exe := buildArena(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "openings.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	config := writeTemp(t, "pipe.toml", fmt.Sprintf("[game]\nname = \"cheversi\"\n[openings]\nfile = %q\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"greedy\"\n", fifo))
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(exe, "run", "--out", out, config)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Opening the pipe for writing returns once the arena has opened it to
+	// read its openings.
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.WriteString("K@e4 Q@d5\n")
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }() // exits when the arena does
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("the arena did not stop within 60s of the interrupt:\n%s", stderr.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 || !strings.Contains(stderr.String(), "arena run: interrupted") {
+		t.Errorf("exit: %v, stderr %q; want status 130 and an interrupt message", err, stderr.String())
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the interrupted run made its output directory (%v)", err)
 	}
 }
