@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/reports/viewer"
 )
 
 //go:embed report.html.tmpl
@@ -86,11 +87,18 @@ type htmlView struct {
 	Pairs                                 table
 	Groups                                [][]string
 	Notes                                 []string
+	// Games is the game viewer's data ("" without games); ViewerScript and
+	// ViewerStyle draw it.
+	Games        template.JS
+	ViewerScript template.JS
+	ViewerStyle  template.CSS
 }
 
 // WriteHTML writes report.html: one self-contained page with inline CSS
 // and SVG charts (ratings with their intervals, the cross table, the side
-// balance overall and per opening). All names are escaped.
+// balance overall and per opening). With m.Games it also holds a game list
+// and viewer (see Games and MaxGameBytes), to which the rows of the
+// opening and pair tables link. All names are escaped.
 func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	if a == nil {
 		return ErrNoAnalysis
@@ -122,6 +130,13 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 		for _, g := range a.Groups {
 			v.Groups = append(v.Groups, g.Players)
 		}
+	}
+	if g := m.Games; g != nil && g.List != nil && len(g.List.Rows) > 0 {
+		data, err := viewerData(g, MaxGameBytes)
+		if err != nil {
+			return err
+		}
+		v.Games, v.ViewerScript, v.ViewerStyle = data, template.JS(viewer.Script), template.CSS(viewer.Style)
 	}
 	ew := &errWriter{w: w}
 	if err := htmlTemplate.Execute(ew, v); err != nil {

@@ -2,9 +2,7 @@ package reports
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // groupsAnalysis is computed from games: two groups of players that never
@@ -68,28 +67,11 @@ func TestHTMLEscapesAndIsSelfContained(t *testing.T) {
 	}
 }
 
-// chromium returns the path of a Chromium binary, or "" when there is none.
-func chromium() string {
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	return ""
-}
-
 // TestHTMLRendersInChromium loads report.html in headless Chromium and
 // checks that the charts are there and that the page's script ran (it
 // flips a marker element), which it would not after a script error.
 func TestHTMLRendersInChromium(t *testing.T) {
-	bin := chromium()
-	if bin == "" {
-		if os.Getenv("ARENA_REQUIRE_CHROMIUM") == "1" {
-			t.Fatal("chromium is not installed and ARENA_REQUIRE_CHROMIUM=1")
-		}
-		t.Skip("chromium is not installed (set ARENA_REQUIRE_CHROMIUM=1 to require it)")
-	}
+	ctx := browsertest.Start(t)
 	dir := t.TempDir()
 	for name, a := range map[string]*rating.Analysis{"handmade": testAnalysis(), "groups": groupsAnalysis(t)} {
 		t.Run(name, func(t *testing.T) {
@@ -101,21 +83,12 @@ func TestHTMLRendersInChromium(t *testing.T) {
 			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-				"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-				"--user-data-dir="+filepath.Join(dir, name+"-profile"), "--dump-dom", "file://"+path)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			dom, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("chromium: %v\n%s", err, stderr.String())
-			}
-			page := string(dom)
-			for _, want := range []string{`id="render-check" data-ok="yes"`, "Rendered 2 charts", `id="ratings-chart"`, `id="side-chart"`, `id="cross"`, "<circle"} {
+			browsertest.Open(t, ctx, "file://"+path)
+			browsertest.WaitFor(t, ctx, "the page's script", `document.getElementById("render-check").getAttribute("data-ok") === "yes"`)
+			page := browsertest.Eval[string](t, ctx, "document.documentElement.outerHTML")
+			for _, want := range []string{"Rendered 2 charts", `id="ratings-chart"`, `id="side-chart"`, `id="cross"`, "<circle"} {
 				if !strings.Contains(page, want) {
-					t.Errorf("rendered page lacks %q\n%s", want, stderr.String())
+					t.Errorf("rendered page lacks %q", want)
 				}
 			}
 			// The names come out as text, not markup.

@@ -26,6 +26,8 @@ type Meta struct {
 	Finished time.Time `json:"finished,omitzero"`
 	// Sources lists the input files, if the games came from files.
 	Sources []string `json:"sources,omitempty"`
+	// Games, when set, gives report.html a game list and viewer.
+	Games *Games `json:"-"`
 }
 
 // File names written by WriteFiles.

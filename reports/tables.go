@@ -13,6 +13,9 @@ import (
 type table struct {
 	Header []string
 	Rows   [][]string
+	// Links, when set, holds for each row the game list's filter for the
+	// row's games (report.html links the row to them).
+	Links []string
 }
 
 // standingsTable is one row per player in ranking order, with a group
@@ -120,6 +123,7 @@ func openingsTable(a *rating.Analysis) table {
 			o.Opening, strconv.Itoa(o.Games), wdl(o.Wins, o.Draws, o.Losses),
 			fmt.Sprintf("%s [%s, %s]", pct(o.Score), pct(o.ScoreLow), pct(o.ScoreHigh)), pvalue(o.SignTestP),
 		})
+		t.Links = append(t.Links, gamesLink("opening", o.Opening))
 	}
 	return t
 }
@@ -136,6 +140,7 @@ func pairsTable(a *rating.Analysis) table {
 			p.A, p.B, strconv.Itoa(p.Games), wdl(p.Wins, p.Draws, p.Losses), pct(p.Score),
 			fmt.Sprintf("%s ± %s", elop(p.Elo), plusMinus(p.Margin)), los(p.LOS), pct(p.DrawRatio), penta,
 		})
+		t.Links = append(t.Links, gamesLink("bot", p.A, "vs", p.B))
 	}
 	return t
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/arena-games/arena/arena/games"
@@ -29,13 +28,9 @@ func RatingGames(recs []Record) []rating.Game {
 		if err != nil {
 			continue
 		}
-		opening := r.Opening.Name
-		if opening == "" {
-			opening = "opening " + strconv.Itoa(r.Opening.Index)
-		}
 		out = append(out, rating.Game{
 			White: r.White, Black: r.Black, FirstMover: first, Result: res,
-			Opening: opening, PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
+			Opening: OpeningLabel(r), PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
 		})
 	}
 	return out
@@ -53,7 +48,9 @@ func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, err
 	if err != nil {
 		return nil, fmt.Errorf("rating analysis: %w", err)
 	}
-	if err := reports.WriteFiles(dir, ReportMeta(m, recs), a); err != nil {
+	meta := ReportMeta(m, recs)
+	meta.Games = ViewGames(m.Game, dir, recs)
+	if err := reports.WriteFiles(dir, meta, a); err != nil {
 		return nil, fmt.Errorf("reports: %w", err)
 	}
 	return a, nil

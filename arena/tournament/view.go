@@ -1,0 +1,99 @@
+package tournament
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/reports"
+	"github.com/arena-games/arena/reports/viewer"
+)
+
+// OpeningLabel names a record's opening as the reports do: its name, or
+// "opening N" for an unnamed one.
+func OpeningLabel(r *Record) string {
+	if r.Opening.Name != "" {
+		return r.Opening.Name
+	}
+	return "opening " + strconv.Itoa(r.Opening.Index)
+}
+
+// ViewSummary is a record's line in the viewer's game list.
+func ViewSummary(r *Record) viewer.Summary {
+	reason := r.Reason
+	if r.Forfeit != nil {
+		reason = ReasonForfeit + ": " + r.Forfeit.Kind
+	}
+	return viewer.Summary{
+		ID: r.ID, Round: r.Round, White: r.White, Black: r.Black, Opening: OpeningLabel(r),
+		Result: r.Result, Reason: reason, Plies: len(r.Opening.Moves) + len(r.Moves),
+	}
+}
+
+// ViewGame replays a record under the rules it names for the viewer: every
+// position, computed by the rules package.
+func ViewGame(r *Record) (*viewer.Game, error) {
+	rules, err := RulesOf(r)
+	if err != nil {
+		return nil, err
+	}
+	return ViewGameWith(rules, r)
+}
+
+// ViewGameWith is ViewGame with the rules given.
+func ViewGameWith(rules game.Rules, r *Record) (*viewer.Game, error) {
+	moves := make([]viewer.Move, 0, len(r.Opening.Moves)+len(r.Moves))
+	for _, m := range r.Opening.Moves {
+		moves = append(moves, viewer.Move{Text: m})
+	}
+	for _, m := range r.Moves {
+		moves = append(moves, viewer.Move{Text: m.Move, MS: m.MS})
+	}
+	plies, err := viewer.Replay(rules, moves)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: %w", r.ID, err)
+	}
+	g := &viewer.Game{
+		ID: r.ID, Round: r.Round, Game: r.Game, White: r.White, Black: r.Black,
+		Opening: OpeningLabel(r), OpeningPlies: len(r.Opening.Moves),
+		Result: r.Result, Reason: r.Reason, Plies: plies,
+	}
+	if f := r.Forfeit; f != nil {
+		color := game.White.String()
+		if f.Bot == r.Black && f.Bot != r.White {
+			color = game.Black.String()
+		}
+		g.Forfeit = &viewer.Forfeit{Kind: f.Kind, Bot: f.Bot, Color: color, Detail: f.Detail}
+	}
+	return g, nil
+}
+
+// ViewGames gives report.html the games of recs, listed by ID; dir is the
+// output directory the page names for viewing every game.
+func ViewGames(gameName, dir string, recs []Record) *reports.Games {
+	order := make([]int, len(recs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(recs[a].ID, recs[b].ID) })
+	list := viewer.NewList(gameName)
+	for _, i := range order {
+		list.Add(ViewSummary(&recs[i]))
+	}
+	var last *Record // the record rules were built for
+	var rules game.Rules
+	load := func(i int) (*viewer.Game, error) {
+		r := &recs[order[i]]
+		if last == nil || r.Game != last.Game || r.Preset != last.Preset || !slices.Equal(r.Rules, last.Rules) {
+			var err error
+			if rules, err = RulesOf(r); err != nil {
+				return nil, err
+			}
+			last = r
+		}
+		return ViewGameWith(rules, r)
+	}
+	return &reports.Games{List: list, Dir: dir, Load: load}
+}

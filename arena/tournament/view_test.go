@@ -1,0 +1,72 @@
+package tournament_test
+
+import (
+	"testing"
+
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/reports/viewer"
+)
+
+func TestViewGame(t *testing.T) {
+	rec := playedRecord(t, "checkers", []string{"9-13", "21-17", "5-9"}, 10) // stopped early: a forfeit
+	g, err := tournament.ViewGame(&rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Plies) != 1+len(rec.AllMoves()) || g.OpeningPlies != 3 {
+		t.Fatalf("%d plies (%d of the opening) for %d moves", len(g.Plies), g.OpeningPlies, len(rec.AllMoves()))
+	}
+	rules, err := tournament.RulesOf(&rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := tournament.Replay(rules, &rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := g.Plies[len(g.Plies)-1]; last.Text != st.Text() || last.MS != 1 {
+		t.Errorf("last ply %q (%v ms), want %q (1 ms)", last.Text, last.MS, st.Text())
+	}
+	if g.Plies[1].MS != 0 || g.Plies[1].Move != "9-13" {
+		t.Errorf("first ply %+v, want the opening's 9-13 without a time", g.Plies[1])
+	}
+	wantColor := "white"
+	if rec.Forfeit.Bot == rec.Black {
+		wantColor = "black"
+	}
+	if g.Forfeit == nil || g.Forfeit.Bot != rec.Forfeit.Bot || g.Forfeit.Color != wantColor || g.Forfeit.Kind != tournament.ForfeitTime {
+		t.Errorf("forfeit %+v, want %s (%s) on time", g.Forfeit, rec.Forfeit.Bot, wantColor)
+	}
+
+	rec.Moves[len(rec.Moves)-1].Move = rec.Moves[0].Move
+	if _, err := tournament.ViewGame(&rec); err == nil {
+		t.Error("a record that does not replay gives no error")
+	}
+}
+
+// TestViewGamesByID: journal records may come in any order; the list is
+// by game ID and Load follows it.
+func TestViewGamesByID(t *testing.T) {
+	var recs []tournament.Record
+	for _, id := range []int{5, 2, 9, 1} {
+		r := playedRecord(t, "cheversi", []string{"K@e4"}, 100)
+		r.ID = id
+		r.Opening.Name = ""
+		r.Opening.Index = id
+		recs = append(recs, r)
+	}
+	g := tournament.ViewGames("cheversi", "out", recs)
+	for i, want := range []int{1, 2, 5, 9} {
+		row := g.List.Rows[i]
+		if row[0] != want || g.List.Openings[row[4]] != "opening "+string(rune('0'+want)) || row[5] != viewer.Draw && row[5] != viewer.WhiteWins && row[5] != viewer.BlackWins {
+			t.Errorf("row %d = %v, want game %d", i, row, want)
+		}
+		gm, err := g.Load(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gm.ID != want || len(gm.Plies) != 17 {
+			t.Errorf("Load(%d) gives game %d with %d plies, want game %d with 17", i, gm.ID, len(gm.Plies), want)
+		}
+	}
+}
