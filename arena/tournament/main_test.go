@@ -22,8 +22,9 @@ import (
 // the bot protocol on stdin/stdout; with testRunEnv set it runs a
 // tournament. Either way it exits without running the tests.
 const (
-	testBotEnv = "ARENA_TOURNAMENT_TEST_BOT"
-	testRunEnv = "ARENA_TOURNAMENT_TEST_RUN" // "CONFIG|OUTDIR"
+	testBotEnv        = "ARENA_TOURNAMENT_TEST_BOT"
+	testRunEnv        = "ARENA_TOURNAMENT_TEST_RUN"        // "CONFIG|OUTDIR"
+	testTranscriptEnv = "ARENA_TOURNAMENT_TEST_TRANSCRIPT" // a file the bot appends every line it reads to
 )
 
 func TestMain(m *testing.M) {
@@ -71,6 +72,16 @@ func runTestBot(kind string) int {
 	kind, arg, _ := strings.Cut(kind, ":")
 	in := protocol.NewReader(bufio.NewReader(os.Stdin))
 	out := protocol.NewWriter(os.Stdout)
+	var transcript *os.File
+	if path := os.Getenv(testTranscriptEnv); path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer f.Close()
+		transcript = f
+	}
 	send := func(ms ...protocol.Message) {
 		if err := out.WriteMessage(ms...); err != nil {
 			os.Exit(2)
@@ -87,12 +98,22 @@ func runTestBot(kind string) int {
 		buf     []game.Move
 	)
 	for {
-		msg, err := in.ReadMessage()
+		line, err := in.ReadLine()
 		if err != nil {
 			if _, ok := err.(*protocol.ProtocolError); ok {
 				continue
 			}
 			return 0 // EOF: the arena is gone
+		}
+		if transcript != nil {
+			fmt.Fprintln(transcript, line)
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		msg, err := protocol.Parse(line)
+		if err != nil {
+			continue
 		}
 		switch m := msg.(type) {
 		case protocol.Hello:
