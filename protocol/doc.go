@@ -1,4 +1,4 @@
-// Package protocol implements version 1 of the arena bot protocol: the
+// Package protocol implements version 1.1 of the arena bot protocol: the
 // line-based text protocol that the arena and a bot process speak over the
 // bot's standard input and output. PROTOCOL.md in this directory is the
 // specification; this package is its Go implementation, shared by the arena's

@@ -27,6 +27,8 @@ func FuzzParse(f *testing.F) {
 		"position text B:W21,22:B1,2",
 		"legalmoves 11-15 9-13",
 		"go wtime 1000 btime 2000 winc 10 binc 10", "go movetime 100",
+		"go wtime 1000 btime 900 winc 0 binc 0 movestogo 3 depth 4 nodes 100", "go nodes 5",
+		"fen B:W21,22:B1,2", "fen 8/8/8/8/4K3/8/8/8 b 1 e4", "request nodes",
 		"info depth 3 score -4 nodes 10 time 5 pv a b string c d",
 		"move 1x10x19", "ping 1", "pong", "gameover result 1-0 reason score", "quit",
 		"", "\xff", "move\tK@e4\r",

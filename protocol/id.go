@@ -125,11 +125,47 @@ type ID struct {
 	Games []string
 	// LegalMoves is set when the bot asked for FeatureLegalMoves.
 	LegalMoves bool
+	// FEN is set when the bot asked for FeatureFEN.
+	FEN bool
+	// Nodes and Depth are set when the bot asked for FeatureNodes and
+	// FeatureDepth: it obeys those search limits.
+	Nodes, Depth bool
+	// MovesToGo is set when the bot asked for FeatureMovesToGo.
+	MovesToGo bool
+}
+
+// featureFlag ties a feature to its flag in an ID.
+type featureFlag struct {
+	name string
+	on   *bool
+}
+
+// features returns each feature with its flag in id.
+func (id *ID) features() [5]featureFlag {
+	return [...]featureFlag{
+		{FeatureLegalMoves, &id.LegalMoves},
+		{FeatureFEN, &id.FEN},
+		{FeatureNodes, &id.Nodes},
+		{FeatureDepth, &id.Depth},
+		{FeatureMovesToGo, &id.MovesToGo},
+	}
+}
+
+// Requests returns the features the bot asked for, in the order of the
+// Feature constants.
+func (id ID) Requests() []string {
+	var out []string
+	for _, f := range id.features() {
+		if *f.on {
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 // Messages returns the bot's handshake reply, ending with ArenaOK: IDName
 // and IDAuthor (when set), the options, Games (when any), a Request for
-// FeatureLegalMoves (when LegalMoves) and ArenaOK.
+// each feature asked for (Requests) and ArenaOK.
 func (id ID) Messages() []Message {
 	var ms []Message
 	if id.Name != "" {
@@ -144,8 +180,8 @@ func (id ID) Messages() []Message {
 	if len(id.Games) > 0 {
 		ms = append(ms, Games{Games: slices.Clone(id.Games)})
 	}
-	if id.LegalMoves {
-		ms = append(ms, Request{Feature: FeatureLegalMoves})
+	for _, f := range id.Requests() {
+		ms = append(ms, Request{Feature: f})
 	}
 	return append(ms, ArenaOK{})
 }
@@ -174,8 +210,10 @@ func (id *ID) Apply(m Message) (done bool, err error) {
 			}
 		}
 	case Request:
-		if m.Feature == FeatureLegalMoves {
-			id.LegalMoves = true
+		for _, f := range id.features() {
+			if f.name == m.Feature {
+				*f.on = true
+			}
 		}
 	case Info:
 	case ArenaOK:

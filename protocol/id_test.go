@@ -52,6 +52,9 @@ func TestIDMessages(t *testing.T) {
 		Options:    []Option{{Name: "Seed", Type: OptionSpin, Default: "0", Min: 0, Max: 100}},
 		Games:      []string{"cheversi", "checkers"},
 		LegalMoves: true,
+		FEN:        true,
+		Depth:      true,
+		MovesToGo:  true,
 	}
 	var got []string
 	for _, m := range id.Messages() {
@@ -67,6 +70,9 @@ func TestIDMessages(t *testing.T) {
 		"option name Seed type spin default 0 min 0 max 100",
 		"games cheversi checkers",
 		"request legalmoves",
+		"request fen",
+		"request depth",
+		"request movestogo",
 		"arenaok",
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -90,6 +96,8 @@ func TestIDApply(t *testing.T) {
 		"games cheversi checkers",
 		"request telepathy",
 		"request legalmoves",
+		"request nodes",
+		"request fen",
 	}
 	var id ID
 	for _, line := range lines {
@@ -114,6 +122,8 @@ func TestIDApply(t *testing.T) {
 		},
 		Games:      []string{"checkers", "cheversi"},
 		LegalMoves: true,
+		FEN:        true,
+		Nodes:      true,
 	}
 	if !reflect.DeepEqual(id, want) {
 		t.Errorf("after Apply: %+v, want %+v", id, want)

@@ -10,16 +10,37 @@ import (
 	"github.com/arena-games/arena/arena/game"
 )
 
-// Version is the protocol version this package speaks, sent in Hello.
+// Version is the protocol's major version, sent in Hello. Minor versions
+// (MinorVersion) add only features a bot asks for with a Request, so a bot
+// written for version 1.0 sees exactly what it saw then.
 const Version = 1
+
+// MinorVersion is the minor version of the protocol this package speaks:
+// version 1.1 adds the features FeatureFEN, FeatureNodes, FeatureDepth and
+// FeatureMovesToGo.
+const MinorVersion = 1
 
 // MaxLineLength is the hard limit on the length of a line in bytes, not
 // counting the line end. A longer line breaks the protocol.
 const MaxLineLength = 64 << 10
 
-// FeatureLegalMoves is the feature a bot asks for with "request legalmoves"
-// to receive the list of legal moves before every "go".
-const FeatureLegalMoves = "legalmoves"
+// Features a bot asks for with "request <feature>" during the handshake.
+// The arena sends nothing a bot did not ask for.
+const (
+	// FeatureLegalMoves: the list of legal moves (LegalMoves) before every
+	// go (version 1.0).
+	FeatureLegalMoves = "legalmoves"
+	// FeatureFEN: the current position as a position text (FEN) before
+	// every go (version 1.1).
+	FeatureFEN = "fen"
+	// FeatureNodes: the bot obeys a node limit, Go.Nodes (version 1.1).
+	FeatureNodes = "nodes"
+	// FeatureDepth: the bot obeys a depth limit, Go.Depth (version 1.1).
+	FeatureDepth = "depth"
+	// FeatureMovesToGo: go carries Clock.MovesToGo under a time control of
+	// moves per period (version 1.1).
+	FeatureMovesToGo = "movestogo"
+)
 
 // Reasons a game ends that the arena adds to the rule-based ones of package
 // game (game.ReasonScore, game.ReasonNoMoves, ...): the side that lost
@@ -90,8 +111,8 @@ type Games struct {
 }
 
 // Request asks the arena for an optional feature during the handshake (bot
-// to arena): "request <feature>". The only feature of version 1 is
-// FeatureLegalMoves; the arena ignores others.
+// to arena): "request <feature>", one of the Feature constants; the arena
+// ignores others.
 type Request struct {
 	Feature string
 }
@@ -138,20 +159,39 @@ type LegalMoves struct {
 	Moves []string
 }
 
+// FEN gives the current position, the one the next go asks a move in, as
+// a position text (arena to bot, only to bots that requested FeatureFEN):
+// "fen <position text>". The text may contain spaces.
+type FEN struct {
+	Text string
+}
+
 // Go asks the bot for a move in the last position (arena to bot):
-// "go wtime <ms> btime <ms> winc <ms> binc <ms>" or "go movetime <ms>".
+// "go wtime <ms> btime <ms> winc <ms> binc <ms> [movestogo <n>]" or
+// "go movetime <ms>", followed by the search limits that are set:
+// "[depth <n>] [nodes <n>]".
 type Go struct {
 	Clock Clock
+	// Nodes, when positive, is the most nodes the bot may search for this
+	// move (sent only to bots that requested FeatureNodes).
+	Nodes int64
+	// Depth, when positive, is the deepest the bot may search, in plies
+	// (sent only to bots that requested FeatureDepth).
+	Depth int
 }
 
 // Clock is the time control of one move request. With MoveTime > 0 the bot
 // has that much time for this move; otherwise WTime and BTime are the
 // remaining times of White and Black and WInc and BInc the increments each
-// side gains after its move. The protocol carries whole milliseconds.
+// side gains after its move. MovesToGo, when positive, is how many moves
+// the side to move has left to play before its clock gains another period
+// (sent only to bots that requested FeatureMovesToGo). The protocol
+// carries whole milliseconds.
 type Clock struct {
 	WTime, BTime time.Duration
 	WInc, BInc   time.Duration
 	MoveTime     time.Duration
+	MovesToGo    int
 }
 
 // Remaining returns the time side has for the current move: MoveTime when
@@ -235,6 +275,7 @@ const (
 	cmdNewGame    = "newgame"
 	cmdPosition   = "position"
 	cmdLegalMoves = "legalmoves"
+	cmdFEN        = "fen"
 	cmdGo         = "go"
 	cmdInfo       = "info"
 	cmdMove       = "move"
@@ -282,6 +323,9 @@ func (Position) Command() string { return cmdPosition }
 
 // Command returns "legalmoves".
 func (LegalMoves) Command() string { return cmdLegalMoves }
+
+// Command returns "fen".
+func (FEN) Command() string { return cmdFEN }
 
 // Command returns "go".
 func (Go) Command() string { return cmdGo }
@@ -342,6 +386,9 @@ func (m Position) String() string { return str(m) }
 
 // String returns the line of the message.
 func (m LegalMoves) String() string { return str(m) }
+
+// String returns the line of the message.
+func (m FEN) String() string { return str(m) }
 
 // String returns the line of the message.
 func (m Go) String() string { return str(m) }
@@ -510,8 +557,23 @@ func (m LegalMoves) AppendText(b []byte) ([]byte, error) {
 	return appendWords(append(b, cmdLegalMoves...), m.Moves...), nil
 }
 
+// AppendText appends "fen <text>".
+func (m FEN) AppendText(b []byte) ([]byte, error) {
+	text := trim(m.Text)
+	if text == "" {
+		return b, invalidErr(cmdFEN, "empty position text")
+	}
+	if err := checkText(cmdFEN, "text", text, false); err != nil {
+		return b, err
+	}
+	return appendWords(append(b, cmdFEN...), text), nil
+}
+
 // AppendText appends "go movetime <ms>" when MoveTime is set, else
-// "go wtime <ms> btime <ms> winc <ms> binc <ms>" (and both when both are set).
+// "go wtime <ms> btime <ms> winc <ms> binc <ms>" (and both when both are
+// set), with "movestogo <n>" after the clock times when MovesToGo is set,
+// then "depth <n>" and "nodes <n>" when they are set. A Go with no time at
+// all but a limit carries the limit alone ("go nodes 5000").
 func (m Go) AppendText(b []byte) ([]byte, error) {
 	c := m.Clock
 	for _, d := range [...]time.Duration{c.WTime, c.BTime, c.WInc, c.BInc, c.MoveTime} {
@@ -519,15 +581,28 @@ func (m Go) AppendText(b []byte) ([]byte, error) {
 			return b, invalidErr(cmdGo, "negative time %v", d)
 		}
 	}
+	if c.MovesToGo < 0 || c.MovesToGo > math.MaxInt32 || m.Depth < 0 || m.Depth > math.MaxInt32 || m.Nodes < 0 {
+		return b, invalidErr(cmdGo, "movestogo, depth or nodes out of range")
+	}
+	clock := c.WTime != 0 || c.BTime != 0 || c.WInc != 0 || c.BInc != 0
 	b = append(b, cmdGo...)
-	if c.MoveTime == 0 || c.WTime != 0 || c.BTime != 0 || c.WInc != 0 || c.BInc != 0 {
+	if clock || c.MoveTime == 0 && m.Nodes == 0 && m.Depth == 0 {
 		b = appendMillis(b, "wtime", c.WTime)
 		b = appendMillis(b, "btime", c.BTime)
 		b = appendMillis(b, "winc", c.WInc)
 		b = appendMillis(b, "binc", c.BInc)
 	}
+	if c.MovesToGo > 0 {
+		b = strconv.AppendInt(append(b, " movestogo "...), int64(c.MovesToGo), 10)
+	}
 	if c.MoveTime != 0 {
 		b = appendMillis(b, "movetime", c.MoveTime)
+	}
+	if m.Depth > 0 {
+		b = strconv.AppendInt(append(b, " depth "...), int64(m.Depth), 10)
+	}
+	if m.Nodes > 0 {
+		b = strconv.AppendInt(append(b, " nodes "...), m.Nodes, 10)
 	}
 	return b, nil
 }

@@ -60,6 +60,8 @@ func Parse(line string) (Message, error) {
 		return p.position()
 	case cmdLegalMoves:
 		return LegalMoves{Moves: p.words()}, nil
+	case cmdFEN:
+		return p.fen()
 	case cmdGo:
 		return p.goMsg()
 	case cmdInfo:
@@ -419,11 +421,31 @@ func (p *parser) position() (Message, error) {
 	return m, nil
 }
 
+func (p *parser) fen() (Message, error) {
+	words := p.words()
+	if len(words) == 0 {
+		return nil, p.errorf("missing position text")
+	}
+	return FEN{Text: strings.Join(words, " ")}, nil
+}
+
 func (p *parser) goMsg() (Message, error) {
-	var c Clock
+	var m Go
+	c := &m.Clock
 	for kw := p.word(); kw != ""; kw = p.word() {
 		var d *time.Duration
+		var err error
 		switch kw {
+		case "movestogo":
+			var n int64
+			n, err = p.int("movestogo", 32, 0)
+			c.MovesToGo = int(n)
+		case "depth":
+			var n int64
+			n, err = p.int("depth", 32, 0)
+			m.Depth = int(n)
+		case "nodes":
+			m.Nodes, err = p.int("nodes", 64, 0)
 		case "wtime":
 			d = &c.WTime
 		case "btime":
@@ -437,12 +459,14 @@ func (p *parser) goMsg() (Message, error) {
 		default:
 			return nil, p.errorf("unexpected %q", kw)
 		}
-		var err error
-		if *d, err = p.millis(kw); err != nil {
+		if d != nil {
+			*d, err = p.millis(kw)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	return Go{Clock: c}, nil
+	return m, nil
 }
 
 func (p *parser) info() (Message, error) {
