@@ -53,3 +53,39 @@ func TestClock(t *testing.T) {
 		t.Errorf("a flagged clock keeps only the increment: WTime %v, want 50ms", pc.WTime)
 	}
 }
+
+// TestClockMovesPerPeriod plays a 3/1s control: every third move the clock
+// gains the period again, the rest carrying over.
+func TestClockMovesPerPeriod(t *testing.T) {
+	const ms = time.Millisecond
+	period := TimeControl{Base: 1000 * ms, Moves: 3, Margin: 10 * ms}
+	c := NewClock(period, TimeControl{Move: 100 * ms})
+	steps := []struct {
+		spend     time.Duration
+		movesToGo int
+		before    time.Duration // white's time before the move
+	}{
+		{200 * ms, 3, 1000 * ms},
+		{300 * ms, 2, 800 * ms},
+		{400 * ms, 1, 500 * ms},
+		{100 * ms, 3, 1100 * ms}, // 100ms carried over plus the new period
+		{0, 2, 1000 * ms},
+	}
+	for i, s := range steps {
+		pc, allowed := c.Request(game.White)
+		if pc.MovesToGo != s.movesToGo || pc.WTime != s.before || allowed != s.before {
+			t.Errorf("move %d: movestogo %d, wtime %v, allowed %v; want %d, %v", i+1, pc.MovesToGo, pc.WTime, allowed, s.movesToGo, s.before)
+		}
+		if err := c.Charge(game.White, s.spend); err != nil {
+			t.Errorf("move %d: Charge(%v) = %v", i+1, s.spend, err)
+		}
+	}
+	if pc, _ := c.Request(game.Black); pc.MovesToGo != 0 {
+		t.Errorf("the side on a fixed move time sees movestogo %d, want none", pc.MovesToGo)
+	}
+	// Running out inside a period loses on time even with a period ahead.
+	late := NewClock(period, period)
+	if err := late.Charge(game.Black, 1011*ms); err == nil {
+		t.Error("a move taking the whole period plus more than the margin was in time")
+	}
+}

@@ -99,8 +99,17 @@ type MoveRequest struct {
 	// Legal lists the legal moves; it is sent only to bots that asked for
 	// legal moves during the handshake.
 	Legal []string
-	// Clock is what the go line tells the bot.
+	// FEN is the position text of the position the bot is to move in; it
+	// is sent only to bots that asked for it during the handshake.
+	FEN string
+	// Clock is what the go line tells the bot. Its MovesToGo is sent only
+	// to bots that asked for it during the handshake.
 	Clock protocol.Clock
+	// Nodes and Depth, when positive, limit the bot's search for this
+	// move. Only a bot that declared it obeys the limit may be sent one:
+	// a limit the bot did not declare is an *Error of KindUnsupported.
+	Nodes int64
+	Depth int
 	// Deadline is the hard deadline: no move by then is an *Error of
 	// KindTimeout. The zero time means no deadline other than the
 	// context's.
@@ -329,6 +338,10 @@ func (e *Engine) ID() protocol.ID {
 // every go.
 func (e *Engine) WantsLegalMoves() bool { return e.id.LegalMoves }
 
+// WantsFEN reports whether the bot asked for the current position text
+// before every go.
+func (e *Engine) WantsFEN() bool { return e.id.FEN }
+
 // Pid returns the bot's process id, which is also its process group id.
 func (e *Engine) Pid() int { return e.proc.pid }
 
@@ -391,10 +404,12 @@ func (e *Engine) NewGame(ctx context.Context, g NewGame) error {
 }
 
 // Move sends the position (the start text, or startpos, and the moves
-// since), the legal moves if the bot wants them, and go with the clock,
-// all in one write, then waits for the bot's move until req.Deadline or
-// until ctx is done. It returns the raw move text with the last info line
-// that preceded it; the caller referees the move.
+// since), the current position text and the legal moves if the bot wants
+// them, and go with the clock and the search limits, all in one write,
+// then waits for the bot's move until req.Deadline or until ctx is done.
+// It returns the raw move text with the last info line that preceded it;
+// the caller referees the move. A search limit the bot did not declare is
+// an *Error of KindUnsupported, and nothing is sent.
 //
 // A move the bot wrote before it was asked (such as a second move for the
 // previous request) is a protocol violation if it has reached the arena
@@ -407,12 +422,22 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return Reply{}, err
 	}
 	defer end()
-	msgs := make([]protocol.Message, 0, 3)
+	if err := e.checkLimits(req.Nodes, req.Depth); err != nil {
+		return Reply{}, &Error{Bot: e.name, Kind: KindUnsupported, Op: op, Err: err}
+	}
+	msgs := make([]protocol.Message, 0, 4)
 	msgs = append(msgs, protocol.Position{Text: req.StartText, Moves: req.Moves})
+	if e.id.FEN {
+		msgs = append(msgs, protocol.FEN{Text: req.FEN})
+	}
 	if e.id.LegalMoves {
 		msgs = append(msgs, protocol.LegalMoves{Moves: req.Legal})
 	}
-	msgs = append(msgs, protocol.Go{Clock: req.Clock})
+	clock := req.Clock
+	if !e.id.MovesToGo {
+		clock.MovesToGo = 0
+	}
+	msgs = append(msgs, protocol.Go{Clock: clock, Nodes: req.Nodes, Depth: req.Depth})
 	if err := e.drain(ctx, op); err != nil {
 		return Reply{}, err
 	}
@@ -444,6 +469,17 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		_ = e.ignore(op, "move", infoErr, &unknown)
 	}
 	return r, nil
+}
+
+// checkLimits fails for a search limit the bot did not declare it obeys.
+func (e *Engine) checkLimits(nodes int64, depth int) error {
+	switch {
+	case nodes > 0 && !e.id.Nodes:
+		return fmt.Errorf("a node limit for a bot that does not obey one (it sends no %q)", "request "+protocol.FeatureNodes)
+	case depth > 0 && !e.id.Depth:
+		return fmt.Errorf("a depth limit for a bot that does not obey one (it sends no %q)", "request "+protocol.FeatureDepth)
+	}
+	return nil
 }
 
 // GameOver tells the bot how the game ended. It does not wait for an
