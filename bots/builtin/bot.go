@@ -25,6 +25,8 @@ type Options struct {
 	Seed uint64
 	// Depth caps alphabeta's search depth in plies; 0 means no cap.
 	Depth int
+	// Nodes caps the nodes alphabeta searches per move; 0 means no cap.
+	Nodes int64
 	// MoveTime caps the time alphabeta thinks about one move, whatever
 	// the clock allows; 0 means no cap.
 	MoveTime time.Duration
@@ -46,12 +48,13 @@ const DefaultOverhead = 10 * time.Millisecond
 // Limits of the values the flags and options accept.
 const (
 	maxDepthOption    = 64
+	maxNodesOption    = 1 << 50
 	maxMoveTimeOption = time.Hour
 	maxOverhead       = 10 * time.Second
 )
 
 // AddFlags registers on fs the flags of the named bot, storing into o:
-// --seed for random and greedy; --depth, --movetime, --hash and
+// --seed for random and greedy; --depth, --nodes, --movetime, --hash and
 // --overhead for alphabeta. The flags' defaults are o's current values.
 func (o *Options) AddFlags(fs *flag.FlagSet, name string) {
 	switch name {
@@ -59,6 +62,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet, name string) {
 		fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random `number` generator")
 	case NameAlphaBeta:
 		fs.IntVar(&o.Depth, "depth", o.Depth, "search at most `N` plies deep (0: no limit)")
+		fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search at most `N` nodes per move (0: no limit)")
 		fs.DurationVar(&o.MoveTime, "movetime", o.MoveTime,
 			"think at most this long per move, however much the clock allows (0: no cap)")
 		fs.IntVar(&o.HashMB, "hash", o.HashMB, "transposition table size in `MiB`")
@@ -71,6 +75,8 @@ func (o Options) Validate() error {
 	switch {
 	case o.Depth < 0 || o.Depth > maxDepthOption:
 		return fmt.Errorf("depth %d out of range 0..%d", o.Depth, maxDepthOption)
+	case o.Nodes < 0 || o.Nodes > maxNodesOption:
+		return fmt.Errorf("nodes %d out of range 0..%d", o.Nodes, int64(maxNodesOption))
 	case o.MoveTime < 0 || o.MoveTime > maxMoveTimeOption:
 		return fmt.Errorf("movetime %v out of range 0..%v", o.MoveTime, maxMoveTimeOption)
 	case o.HashMB < 1 || o.HashMB > MaxHashMB:
@@ -94,10 +100,34 @@ func Budget(clock protocol.Clock, side game.Color, moveTime, overhead time.Durat
 	return max(b-overhead, time.Millisecond)
 }
 
+// Ceiling returns the most a bot searching to a node or depth limit may
+// think about req's move: sdk.Request.Ceiling (most of a fixed move time,
+// half the remaining clock time), capped by moveTime when it is positive,
+// less overhead, and at least a millisecond.
+func Ceiling(req sdk.Request, moveTime, overhead time.Duration) time.Duration {
+	c := req.Ceiling()
+	if moveTime > 0 {
+		c = min(c, moveTime)
+	}
+	return max(c-overhead, time.Millisecond)
+}
+
+// minLimit returns the smaller of two limits where 0 means none.
+func minLimit[T int | int64](a, b T) T {
+	switch {
+	case a <= 0:
+		return b
+	case b <= 0:
+		return a
+	}
+	return min(a, b)
+}
+
 // Protocol option names of the built-in bots.
 const (
 	OptionSeed     = "Seed"
 	OptionDepth    = "Depth"
+	OptionNodes    = "Nodes"
 	OptionMoveTime = "MoveTime"
 	OptionHash     = "Hash"
 	OptionOverhead = "Overhead"
@@ -105,9 +135,16 @@ const (
 
 // NewBot returns the named built-in bot as an sdk.Bot configured by o. It
 // declares protocol options whose defaults are o's values: Seed for random
-// and greedy; Depth, MoveTime (ms), Hash (MiB) and Overhead (ms) for
-// alphabeta. Every move request is answered with Player.Choose within
+// and greedy; Depth, Nodes, MoveTime (ms), Hash (MiB) and Overhead (ms)
+// for alphabeta. Every move request is answered with Player.Choose within
 // Budget, and alphabeta reports each completed iteration in an info line.
+//
+// Alphabeta also declares that it obeys the node and depth limits of a
+// move request (protocol version 1.1), which combine with its own
+// options, the smaller limit winning. Under a node or depth limit it
+// thinks until the limit is reached, the clock serving only as a ceiling
+// (sdk.Request.Ceiling less the overhead), so that node-limited games are
+// reproducible.
 func NewBot(name string, o Options) (sdk.Bot, error) {
 	if err := o.Validate(); err != nil {
 		return sdk.Bot{}, fmt.Errorf("%s: %w", name, err)
@@ -129,17 +166,20 @@ func NewBot(name string, o Options) (sdk.Bot, error) {
 	case NameAlphaBeta:
 		opts = append(opts,
 			spin(OptionDepth, int64(o.Depth), 0, maxDepthOption),
+			spin(OptionNodes, o.Nodes, 0, maxNodesOption),
 			spin(OptionMoveTime, o.MoveTime.Milliseconds(), 0, maxMoveTimeOption.Milliseconds()),
 			spin(OptionHash, int64(o.HashMB), 1, MaxHashMB),
 			spin(OptionOverhead, o.Overhead.Milliseconds(), 0, maxOverhead.Milliseconds()))
 	}
 	return sdk.Bot{
-		Name:      name,
-		Author:    "arena built-in",
-		Options:   opts,
-		SetOption: b.setOption,
-		NewGame:   b.newGame,
-		Move:      b.move,
+		Name:       name,
+		Author:     "arena built-in",
+		Options:    opts,
+		NodeLimit:  name == NameAlphaBeta,
+		DepthLimit: name == NameAlphaBeta,
+		SetOption:  b.setOption,
+		NewGame:    b.newGame,
+		Move:       b.move,
 	}, nil
 }
 
@@ -173,6 +213,8 @@ func (b *bot) setOption(name, value string) error {
 		o.Seed = uint64(n)
 	case OptionDepth:
 		o.Depth = int(n)
+	case OptionNodes:
+		o.Nodes = n
 	case OptionMoveTime:
 		o.MoveTime = time.Duration(n) * time.Millisecond
 	case OptionHash:
@@ -208,8 +250,13 @@ func (b *bot) move(ctx context.Context, req sdk.Request) (string, error) {
 		}
 	}
 	lim := Limits{
-		Time:  Budget(req.Clock, req.Color, b.opts.MoveTime, b.opts.Overhead),
-		Depth: b.opts.Depth,
+		Depth: minLimit(b.opts.Depth, req.Depth),
+		Nodes: minLimit(b.opts.Nodes, req.Nodes),
+	}
+	if lim.Depth > 0 || lim.Nodes > 0 {
+		lim.Time = Ceiling(req, b.opts.MoveTime, b.opts.Overhead)
+	} else {
+		lim.Time = Budget(req.Clock, req.Color, b.opts.MoveTime, b.opts.Overhead)
 	}
 	if b.name == NameAlphaBeta {
 		lim.Progress = func(r Result) {

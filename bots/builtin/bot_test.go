@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -50,6 +51,8 @@ func TestOptionsValidate(t *testing.T) {
 		{"defaults", func(*Options) {}, true},
 		{"depth", func(o *Options) { o.Depth = 12 }, true},
 		{"negative depth", func(o *Options) { o.Depth = -1 }, false},
+		{"nodes", func(o *Options) { o.Nodes = 100000 }, true},
+		{"negative nodes", func(o *Options) { o.Nodes = -1 }, false},
 		{"deep", func(o *Options) { o.Depth = maxDepthOption + 1 }, false},
 		{"movetime", func(o *Options) { o.MoveTime = time.Second }, true},
 		{"negative movetime", func(o *Options) { o.MoveTime = -time.Second }, false},
@@ -77,6 +80,8 @@ func TestAddFlags(t *testing.T) {
 		{NameGreedy, nil, DefaultOptions(), false},
 		{NameAlphaBeta, []string{"--depth", "6", "--movetime", "250ms", "--hash", "8", "--overhead", "5ms"},
 			Options{Seed: 1, Depth: 6, MoveTime: 250 * time.Millisecond, HashMB: 8, Overhead: 5 * time.Millisecond}, false},
+		{NameAlphaBeta, []string{"--nodes", "20000"}, Options{Seed: 1, Nodes: 20000, HashMB: DefaultHashMB, Overhead: DefaultOverhead}, false},
+		{NameGreedy, []string{"--nodes", "3"}, Options{}, true},
 		{NameRandom, []string{"--depth", "3"}, Options{}, true},
 		{NameAlphaBeta, []string{"--seed", "3"}, Options{}, true},
 	}
@@ -271,6 +276,50 @@ func TestBotSession(t *testing.T) {
 	}
 	if deepest != 3 {
 		t.Errorf("deepest info depth %d, want 3 (setoption Depth 3)", deepest)
+	}
+}
+
+// TestBotSearchLimits checks that alphabeta obeys the node and depth
+// limits of go: every info line stays within them, and the same
+// node-limited request twice, from fresh processes, gives the same move
+// and the same search.
+func TestBotSearchLimits(t *testing.T) {
+	play := func(goLine string) (string, []protocol.Info) {
+		msgs := session(t, NameAlphaBeta, DefaultOptions(),
+			"arena 1", "isready", newCheckers, "isready",
+			"position startpos moves 11-15 23-19 8-11", goLine, "quit")
+		var move string
+		var infos []protocol.Info
+		for _, m := range msgs {
+			switch m := m.(type) {
+			case protocol.Info:
+				infos = append(infos, m)
+			case protocol.Move:
+				move = m.Move
+			}
+		}
+		if move == "" || len(infos) == 0 {
+			t.Fatalf("%s: move %q after %d info lines; want a move and info", goLine, move, len(infos))
+		}
+		return move, infos
+	}
+	const nodes = 4000
+	goNodes := fmt.Sprintf("go movetime 20000 nodes %d", nodes)
+	m1, i1 := play(goNodes)
+	m2, i2 := play(goNodes)
+	last1, last2 := i1[len(i1)-1], i2[len(i2)-1]
+	for _, in := range append(i1, i2...) {
+		if in.Nodes > nodes {
+			t.Errorf("%s: info reports %d nodes", goNodes, in.Nodes)
+		}
+	}
+	if m1 != m2 || last1.Depth != last2.Depth || last1.Nodes != last2.Nodes || last1.Score != last2.Score {
+		t.Errorf("%s twice: %s (depth %d, %d nodes, score %d) and %s (depth %d, %d nodes, score %d); want the same",
+			goNodes, m1, last1.Depth, last1.Nodes, last1.Score, m2, last2.Depth, last2.Nodes, last2.Score)
+	}
+	_, infos := play("go wtime 60000 btime 60000 winc 0 binc 0 depth 2")
+	if d := infos[len(infos)-1].Depth; d != 2 {
+		t.Errorf("go ... depth 2: deepest iteration %d, want 2", d)
 	}
 }
 

@@ -35,14 +35,18 @@ var (
 // checkers).
 type Limits struct {
 	// Time is how long the player may think; 0 means no time limit.
-	// Choose returns within Time plus a little bookkeeping.
+	// Choose returns within Time plus a little bookkeeping. Without a
+	// Depth or Nodes limit alphabeta also declines to start an iteration
+	// it does not expect to finish in Time; with one, Time only stops the
+	// search when it runs out.
 	Time time.Duration
 	// Depth is the deepest iteration alphabeta starts, in plies; 0 means
 	// no limit. Random and greedy ignore it.
 	Depth int
-	// Nodes stops the search once it has visited this many positions
-	// (checked every few hundred nodes); 0 means no limit. A node budget
-	// makes a search reproducible whatever the machine's speed.
+	// Nodes stops alphabeta's search once it has visited this many
+	// positions; 0 means no limit. A node budget (with a Time that does
+	// not run out first) makes a search reproducible whatever the
+	// machine's speed. Random and greedy ignore it.
 	Nodes int64
 	// Progress, if set, is called after each completed iteration of
 	// alphabeta with the result so far. It runs on the searching

@@ -19,6 +19,11 @@ type control struct {
 	maxNodes int64         // 0: none
 	nodes    int64
 	stopped  bool
+	// predict: decline an iteration that is not expected to finish within
+	// limit. A search with a node or depth limit does not predict, so
+	// that only its limit (or the hard deadline) ends it, whatever the
+	// machine's speed.
+	predict bool
 
 	// The times of the last two completed iterations and when the last
 	// one ended, since start.
@@ -26,19 +31,26 @@ type control struct {
 }
 
 func newControl(ctx context.Context, lim Limits) *control {
-	return &control{ctx: ctx, start: time.Now(), limit: lim.Time, maxNodes: lim.Nodes}
+	return &control{ctx: ctx, start: time.Now(), limit: lim.Time, maxNodes: lim.Nodes,
+		predict: lim.Nodes == 0 && lim.Depth == 0}
 }
 
 // poll counts a node and reports whether the search must stop. Once it has
-// said so it keeps saying so.
+// said so it keeps saying so. The node budget is exact: a search never
+// visits more than maxNodes nodes.
 func (c *control) poll() bool {
 	c.nodes++
-	if c.nodes%pollInterval != 0 || c.stopped {
-		return c.stopped
+	if c.stopped {
+		return true
+	}
+	if c.maxNodes > 0 && c.nodes >= c.maxNodes {
+		c.stopped = true
+		return true
+	}
+	if c.nodes%pollInterval != 0 {
+		return false
 	}
 	switch {
-	case c.maxNodes > 0 && c.nodes >= c.maxNodes:
-		c.stopped = true
 	case c.limit > 0 && time.Since(c.start) >= c.limit:
 		c.stopped = true
 	case c.ctx.Err() != nil:
@@ -66,7 +78,7 @@ func (c *control) another() bool {
 		return false
 	case c.maxNodes > 0 && c.nodes >= c.maxNodes:
 		return false
-	case c.limit <= 0:
+	case c.limit <= 0, !c.predict:
 		return true
 	}
 	el := c.elapsed()

@@ -74,8 +74,9 @@ func ExampleBudget() {
 	// 80ms
 }
 
-// Run plays a built-in bot over the protocol, as "arena bot alphabeta
-// --depth 1" does; here it must take the man White offers.
+// Run plays a built-in bot over the protocol, as "arena bot alphabeta"
+// does; here, limited to a search one ply deep, it must take the man White
+// offers.
 func ExampleRun() {
 	arena := strings.NewReader(strings.Join([]string{
 		"arena 1",
@@ -83,10 +84,9 @@ func ExampleRun() {
 		"newgame game checkers preset american rules repetition=3 quiet_moves=40 max_plies=400 color black",
 		"isready",
 		"position startpos moves 11-15 22-18",
-		"go movetime 1000",
+		"go movetime 1000 depth 1",
 	}, "\n") + "\n")
 	o := builtin.DefaultOptions()
-	o.Depth = 1
 	var out strings.Builder
 	if err := builtin.Run(context.Background(), builtin.NameAlphaBeta, o, arena, &out, os.Stderr); err != nil {
 		fmt.Println(err)
@@ -101,6 +101,9 @@ func ExampleRun() {
 	// id name alphabeta
 	// id author arena built-in
 	// games cheversi checkers
+	// request nodes
+	// request depth
+	// request movestogo
 	// arenaok
 	// readyok
 	// readyok

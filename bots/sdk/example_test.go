@@ -38,6 +38,7 @@ func ExampleRun() {
 	// Output:
 	// id name First
 	// games checkers
+	// request movestogo
 	// arenaok
 	// readyok
 	// readyok

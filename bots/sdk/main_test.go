@@ -34,8 +34,8 @@ func TestMainFunc(t *testing.T) {
 		wantCode   int
 	}{
 		{"play", "arena 1\nnewgame game checkers preset american color black\nposition startpos\ngo movetime 10\n",
-			"id name main\ngames checkers\narenaok\nmove 9-13\n", "", 0},
-		{"play", "arena 1\nhello\n", "id name main\ngames checkers\narenaok\n", "unknown command", 0},
+			"id name main\ngames checkers\nrequest movestogo\narenaok\nmove 9-13\n", "", 0},
+		{"play", "arena 1\nhello\n", "id name main\ngames checkers\nrequest movestogo\narenaok\n", "unknown command", 0},
 		{"fail", "arena 7\n", "", "failing: sdk: unsupported protocol version", 1},
 	}
 	for _, tt := range tests {

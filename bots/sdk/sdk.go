@@ -33,6 +33,16 @@ type Bot struct {
 	// WantLegalMoves asks the arena for the list of legal moves before
 	// every move request; the SDK passes it on in Request.Legal.
 	WantLegalMoves bool
+	// WantFEN asks the arena for the current position as a position text
+	// before every move request; the SDK passes it on in Request.FEN and
+	// notes in Log any request whose text differs from the position it
+	// decoded.
+	WantFEN bool
+	// NodeLimit and DepthLimit declare that Move obeys Request.Nodes and
+	// Request.Depth; only then may the arena set them. (The SDK always
+	// asks for the moves to go of a moves-per-period clock: Budget uses
+	// them.)
+	NodeLimit, DepthLimit bool
 
 	// SetOption is called for each setoption whose name is among Options
 	// and whose value fits the declaration (other ones are noted in Log
@@ -69,6 +79,10 @@ func (b Bot) ID() protocol.ID {
 		Options:    b.Options,
 		Games:      gs,
 		LegalMoves: b.WantLegalMoves,
+		FEN:        b.WantFEN,
+		Nodes:      b.NodeLimit,
+		Depth:      b.DepthLimit,
+		MovesToGo:  true,
 	}
 }
 
@@ -84,9 +98,17 @@ type Request struct {
 	Color game.Color
 	// Clock is the time control of this move.
 	Clock protocol.Clock
+	// Nodes and Depth, when positive, limit the search for this move: at
+	// most Nodes nodes, at most Depth plies deep. The arena sets them only
+	// for bots that declare NodeLimit and DepthLimit.
+	Nodes int64
+	Depth int
 	// Legal holds the legal moves the arena sent, when the bot asked for
 	// them with WantLegalMoves; nil otherwise (State.LegalMoves has them).
 	Legal []string
+	// FEN is the position text the arena sent, when the bot asked for it
+	// with WantFEN; "" otherwise (State.Text has it).
+	FEN string
 	// StartText is the position text the game started from; "" means the
 	// game's start position. Moves are the moves played since.
 	StartText string
@@ -109,15 +131,31 @@ func (r Request) Info(info protocol.Info) error {
 // or what remains on its clock.
 func (r Request) TimeLeft() time.Duration { return r.Clock.Remaining(r.Color) }
 
-// Budget suggests how long to think: 90% of a fixed move time, or a
-// twentieth of the remaining clock time plus three quarters of the
-// increment, but never more than half of the remaining time.
+// Budget suggests how long to think: 90% of a fixed move time, or a share
+// of the remaining clock time plus three quarters of the increment, but
+// never more than Ceiling. The share is a twentieth, or, under a
+// moves-per-period clock, the time left divided by the moves to go plus
+// one (a reserve for the period's last move).
 func (r Request) Budget() time.Duration {
+	if r.Clock.MoveTime > 0 {
+		return r.Ceiling()
+	}
+	left := r.Clock.Remaining(r.Color)
+	share := left / 20
+	if n := r.Clock.MovesToGo; n > 0 {
+		share = left / time.Duration(n+1)
+	}
+	return min(share+r.Clock.Increment(r.Color)*3/4, r.Ceiling())
+}
+
+// Ceiling is the most a bot should ever think about this move: 90% of a
+// fixed move time, or half of the remaining clock time. A bot searching to
+// a node or depth limit uses it as its only time limit.
+func (r Request) Ceiling() time.Duration {
 	if r.Clock.MoveTime > 0 {
 		return r.Clock.MoveTime * 9 / 10
 	}
-	left := r.Clock.Remaining(r.Color)
-	return min(left/20+r.Clock.Increment(r.Color)*3/4, left/2)
+	return r.Clock.Remaining(r.Color) / 2
 }
 
 // Run plays bot over the protocol, reading the arena's lines from in and
@@ -243,6 +281,7 @@ type session struct {
 	pos    protocol.Position
 	hasPos bool
 	legal  []string
+	fen    string
 	search *search
 
 	// The decoded position of the last request, reused when the next one
@@ -300,7 +339,13 @@ func (s *session) handle(ctx context.Context, ev event) (stop bool, err error) {
 		if err := s.finish(); err != nil {
 			return true, err
 		}
-		s.pos, s.hasPos, s.legal = m, true, nil
+		s.pos, s.hasPos, s.legal, s.fen = m, true, nil, ""
+		return false, nil
+	case protocol.FEN:
+		if err := s.finish(); err != nil {
+			return true, err
+		}
+		s.fen = m.Text
 		return false, nil
 	case protocol.LegalMoves:
 		if err := s.finish(); err != nil {
@@ -312,7 +357,7 @@ func (s *session) handle(ctx context.Context, ev event) (stop bool, err error) {
 		if err := s.finish(); err != nil {
 			return true, err
 		}
-		return false, s.start(ctx, m.Clock)
+		return false, s.start(ctx, m)
 	case protocol.GameOver:
 		s.abort()
 		s.hasPos, s.legal = false, nil
@@ -391,7 +436,7 @@ func (s *session) state() (game.State, error) {
 }
 
 // start begins a search for the current position.
-func (s *session) start(ctx context.Context, clock protocol.Clock) error {
+func (s *session) start(ctx context.Context, g protocol.Go) error {
 	if s.rules == nil || !s.hasPos {
 		s.logf("ignored go: no newgame and position before it")
 		return nil
@@ -404,6 +449,11 @@ func (s *session) start(ctx context.Context, clock protocol.Clock) error {
 		s.logf("ignored go: the game is over in this position")
 		return nil
 	}
+	if s.fen != "" {
+		if text := st.Text(); text != s.fen {
+			s.logf("the arena's position text %q differs from the position decoded from the moves, %q", s.fen, text)
+		}
+	}
 	s.mu.Lock()
 	gen := s.gen
 	s.mu.Unlock()
@@ -412,8 +462,11 @@ func (s *session) start(ctx context.Context, clock protocol.Clock) error {
 		Rules:     s.rules,
 		State:     st.Clone(),
 		Color:     s.color,
-		Clock:     clock,
+		Clock:     g.Clock,
+		Nodes:     g.Nodes,
+		Depth:     g.Depth,
 		Legal:     s.legal,
+		FEN:       s.fen,
 		StartText: s.pos.Text,
 		Moves:     slices.Clone(s.pos.Moves),
 		send: func(info protocol.Info) error {

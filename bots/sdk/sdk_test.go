@@ -32,6 +32,8 @@ func TestHandshake(t *testing.T) {
 			{Name: "Book", Type: protocol.OptionString, Default: "none at all"},
 		},
 		WantLegalMoves: true,
+		WantFEN:        true,
+		DepthLimit:     true,
 		Move:           firstMove,
 	}
 	a := startBot(t, bot)
@@ -43,6 +45,9 @@ func TestHandshake(t *testing.T) {
 		"option name Book type string default none at all",
 		"games checkers",
 		"request legalmoves",
+		"request fen",
+		"request depth",
+		"request movestogo",
 		"arenaok",
 	)
 	a.send("isready", "ping x1")
@@ -224,11 +229,13 @@ func TestRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		lines []string
-		text  string
-		moves []string
-		clock protocol.Clock
-		legal []string
+		lines        []string
+		text         string
+		moves        []string
+		clock        protocol.Clock
+		legal        []string
+		fen          string
+		nodes, depth int
 	}{
 		{
 			lines: []string{"position startpos moves K@e4", "legalmoves Q@d5 N@f5", "go wtime 1000 btime 2000 winc 10 binc 20"},
@@ -261,6 +268,19 @@ func TestRequest(t *testing.T) {
 			moves: []string{"Q@d5", "Q@c6"},
 			clock: protocol.Clock{MoveTime: 5 * time.Millisecond},
 		},
+		{ // version 1.1: the current position text, movestogo and limits
+			lines: []string{"position startpos moves K@e4", "fen 8/8/8/8/4K3/8/8/8 b 1 e4",
+				"go wtime 1000 btime 2000 winc 0 binc 0 movestogo 9 depth 4 nodes 300"},
+			moves: []string{"K@e4"},
+			clock: protocol.Clock{WTime: time.Second, BTime: 2 * time.Second, MovesToGo: 9},
+			fen:   "8/8/8/8/4K3/8/8/8 b 1 e4",
+			nodes: 300, depth: 4,
+		},
+		{ // a new position forgets the last one's text
+			lines: []string{"position startpos moves K@d4", "go movetime 5"},
+			moves: []string{"K@d4"},
+			clock: protocol.Clock{MoveTime: 5 * time.Millisecond},
+		},
 	}
 	for i, tt := range tests {
 		a.send(tt.lines...)
@@ -288,6 +308,9 @@ func TestRequest(t *testing.T) {
 		}
 		if req.State.Text() != want.Text() {
 			t.Errorf("request %d: State %q, want %q", i, req.State.Text(), want.Text())
+		}
+		if req.FEN != tt.fen || req.Nodes != int64(tt.nodes) || req.Depth != tt.depth {
+			t.Errorf("request %d: fen %q nodes %d depth %d; want %q %d %d", i, req.FEN, req.Nodes, req.Depth, tt.fen, tt.nodes, tt.depth)
 		}
 		if req.Color != game.Black || req.Clock != tt.clock || req.StartText != tt.text ||
 			!slices.Equal(req.Moves, tt.moves) || !slices.Equal(req.Legal, tt.legal) {
@@ -472,6 +495,9 @@ func TestBudget(t *testing.T) {
 		{game.White, protocol.Clock{WTime: 20 * time.Second, BTime: time.Second, WInc: time.Second}, 1750 * time.Millisecond},
 		{game.Black, protocol.Clock{WTime: 20 * time.Second, BTime: 40 * time.Second}, 2 * time.Second},
 		{game.Black, protocol.Clock{BTime: 100 * time.Millisecond, BInc: 2 * time.Second}, 50 * time.Millisecond},
+		// 40/60s: a 41st of the time left; at the period's last move, half.
+		{game.White, protocol.Clock{WTime: 41 * time.Second, BTime: time.Second, MovesToGo: 40}, time.Second},
+		{game.White, protocol.Clock{WTime: 4 * time.Second, BTime: time.Second, MovesToGo: 1}, 2 * time.Second},
 	}
 	for _, tt := range tests {
 		req := Request{Color: tt.color, Clock: tt.clock}
@@ -620,5 +646,20 @@ func TestFullGames(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFENMismatch checks that a position text that disagrees with the
+// moves is noted in the log; the bot still plays the position the moves
+// give.
+func TestFENMismatch(t *testing.T) {
+	a := startBot(t, Bot{WantFEN: true, Move: firstMove})
+	a.handshake()
+	a.send("newgame game checkers preset american color black", "isready")
+	a.expect("readyok")
+	a.send("position startpos", "fen W:W21:B1", "go movetime 100")
+	a.expect("move 9-13")
+	if log := a.log.String(); !strings.Contains(log, `position text "W:W21:B1" differs`) {
+		t.Errorf("log %q does not note the differing position text", log)
 	}
 }
