@@ -14,9 +14,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// compatExtras is configuration the version-1 bot must not notice: it
-// applies to the other bot, or only to bots that ask for it.
-const compatExtras = ""
+// compatExtras is configuration the version-1 bot must not notice, added
+// to the [time] table: it applies only to bots that ask for it.
+const compatExtras = "nodes = 5000\ndepth = 3\n"
 
 // TestVersion1Transcript plays a tournament in which a bot that asks for
 // nothing beyond version 1.0 of the protocol (legal-move lists only)

@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/arena-games/arena/arena/checkers"
+	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
@@ -74,6 +75,9 @@ type Config struct {
 
 	keys      keyLines
 	ruleOrder []string // the keys of game.rules in the order given
+	// badTimes holds the time tables (displayKey) with a refused value, so
+	// that validation does not report them again as missing a time.
+	badTimes map[string]bool
 }
 
 // SPRTConfig is a sequential probability ratio test on a match of two bots,
@@ -131,24 +135,51 @@ type OpeningsConfig struct {
 }
 
 // TimeControl is either a fixed time per move (Move) or a clock with Base
-// time per side plus Increment per move. Margin is extra time allowed for
-// process overhead before a bot loses on time.
+// time per side plus Increment per move; with Moves > 0 the base time is a
+// period for that many moves, given again after each of them ("40/60s").
+// Margin is extra time allowed for process overhead before a bot loses on
+// time. Nodes and Depth, when positive, are search limits per move sent to
+// the bots that declare they obey them (in the tournament's [time] table;
+// a bot sets its own with BotConfig.Nodes and BotConfig.Depth).
 type TimeControl struct {
 	Move      time.Duration `toml:"move"`
 	Base      time.Duration `toml:"base"`
 	Increment time.Duration `toml:"increment"`
+	Moves     int           `toml:"moves"`
 	Margin    time.Duration `toml:"margin"`
+	Nodes     int64         `toml:"nodes"`
+	Depth     int           `toml:"depth"`
 }
 
 // Fixed reports whether tc gives a fixed time per move.
 func (tc TimeControl) Fixed() bool { return tc.Base == 0 }
 
-// String describes tc, e.g. "1s/move" or "10s+0.1s".
+// Clock returns the engine's time control for tc.
+func (tc TimeControl) Clock() engine.TimeControl {
+	return engine.TimeControl{Move: tc.Move, Base: tc.Base, Increment: tc.Increment, Moves: tc.Moves, Margin: tc.Margin}
+}
+
+// String describes tc, e.g. "1s/move", "10s+100ms" or "40/1m0s", followed
+// by its search limits (", depth 8, 20000 nodes").
 func (tc TimeControl) String() string {
-	if tc.Fixed() {
-		return fmt.Sprintf("%v/move", tc.Move)
+	var s string
+	switch {
+	case tc.Fixed():
+		s = fmt.Sprintf("%v/move", tc.Move)
+	case tc.Moves > 0 && tc.Increment == 0:
+		s = fmt.Sprintf("%d/%v", tc.Moves, tc.Base)
+	case tc.Moves > 0:
+		s = fmt.Sprintf("%d/%v+%v", tc.Moves, tc.Base, tc.Increment)
+	default:
+		s = fmt.Sprintf("%v+%v", tc.Base, tc.Increment)
 	}
-	return fmt.Sprintf("%v+%v", tc.Base, tc.Increment)
+	if tc.Depth > 0 {
+		s += fmt.Sprintf(", depth %d", tc.Depth)
+	}
+	if tc.Nodes > 0 {
+		s += fmt.Sprintf(", %d nodes", tc.Nodes)
+	}
+	return s
 }
 
 // Adjudication holds the draw rules and length cap the arena applies. They
@@ -177,8 +208,14 @@ type BotConfig struct {
 	// strings, booleans or numbers.
 	Options map[string]any `toml:"options"`
 	// Time overrides the tournament's time control for this bot. Margin
-	// is inherited when not set.
+	// is inherited when not set; search limits are set with Nodes and
+	// Depth, not here.
 	Time *TimeControl `toml:"time"`
+	// Nodes and Depth, when positive, limit this bot's search per move,
+	// replacing the tournament's [time] nodes and depth. The bot must
+	// declare that it obeys them.
+	Nodes int64 `toml:"nodes"`
+	Depth int   `toml:"depth"`
 	// HandshakeTimeout bounds the start-up handshake (default 10s).
 	HandshakeTimeout time.Duration `toml:"handshake_timeout"`
 }
@@ -294,6 +331,10 @@ func parse(data []byte, name, dir string, keys keyLines, ruleOrder []string, fil
 		}
 		errs = append(errs, cfg.errUnindexed(k, errors.New("unknown key")))
 	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err == nil {
+		errs = append(errs, cfg.checkDurations(raw)...)
+	}
 	errs = append(errs, cfg.validate(md)...)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%w:\n%w", ErrConfig, errors.Join(errs...))
@@ -320,6 +361,67 @@ func plainTypeError(msg string) string {
 		return fmt.Sprintf("wrong type: want %s, got %s", m[2], m[1])
 	}
 	return msg
+}
+
+// durationKeys are the keys of a time table; only an increment may be zero.
+var durationKeys = []struct {
+	key    string
+	zeroOK bool
+}{{"move", false}, {"base", false}, {"increment", true}, {"margin", false}}
+
+// checkDurations refuses time values the decoder would take silently: an
+// integer (which it reads as nanoseconds) or another non-string, and a
+// zero where zero means nothing (a zero move time, base time, margin or
+// handshake timeout). raw is the document decoded without a schema.
+func (c *Config) checkDurations(raw map[string]any) []error {
+	var errs []error
+	c.badTimes = map[string]bool{}
+	check := func(path []string, v any, zeroOK bool) {
+		var err error
+		str, ok := v.(string)
+		if !ok {
+			err = fmt.Errorf("want a duration such as \"500ms\" or \"2s\", got %s", valueWords(v))
+		} else if d, perr := time.ParseDuration(str); perr == nil && d == 0 && !zeroOK {
+			err = fmt.Errorf("%q: must be more than zero", str)
+		}
+		if err != nil {
+			errs = append(errs, c.errKey(path, err))
+			c.badTimes[displayKey(path[:len(path)-1])] = true
+		}
+	}
+	table := func(path []string, t any) {
+		m, ok := t.(map[string]any)
+		if !ok {
+			return
+		}
+		for _, k := range durationKeys {
+			if v, ok := m[k.key]; ok {
+				check(append(slices.Clone(path), k.key), v, k.zeroOK)
+			}
+		}
+	}
+	table([]string{"time"}, raw["time"])
+	bots, _ := raw["bots"].([]map[string]any)
+	for i, b := range bots {
+		table([]string{"bots", strconv.Itoa(i), "time"}, b["time"])
+		if v, ok := b["handshake_timeout"]; ok {
+			check([]string{"bots", strconv.Itoa(i), "handshake_timeout"}, v, false)
+		}
+	}
+	return errs
+}
+
+// valueWords describes a decoded TOML value for an error message.
+func valueWords(v any) string {
+	switch v := v.(type) {
+	case int64:
+		return fmt.Sprintf("the integer %d (write a unit: \"%dms\", \"%ds\")", v, v, v)
+	case float64:
+		return fmt.Sprintf("the number %v", v)
+	case bool:
+		return fmt.Sprintf("the boolean %v", v)
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // freeForm reports whether an undecoded key lies in a table whose keys are
@@ -595,10 +697,18 @@ func (tc *TimeControl) validate(top bool) error {
 	switch {
 	case tc.Move < 0 || tc.Base < 0 || tc.Increment < 0 || tc.Margin < 0:
 		return errors.New("times must not be negative")
-	case tc.Move > 0 && (tc.Base > 0 || tc.Increment > 0):
-		return errors.New("give either move (fixed time per move) or base and increment, not both")
+	case tc.Move > 0 && (tc.Base > 0 || tc.Increment > 0 || tc.Moves > 0):
+		return errors.New("give either move (fixed time per move) or base (a clock), not both")
 	case tc.Base == 0 && tc.Increment > 0:
 		return errors.New("an increment needs a base time")
+	case tc.Moves < 0:
+		return errors.New("moves (per period) must not be negative")
+	case tc.Base == 0 && tc.Moves > 0:
+		return errors.New("moves per period need a base time: the time of each period")
+	case tc.Nodes < 0 || tc.Depth < 0:
+		return errors.New("nodes and depth must not be negative")
+	case !top && (tc.Nodes != 0 || tc.Depth != 0):
+		return errors.New("a bot's search limits are the bot's own keys nodes and depth, not part of its time table")
 	}
 	if top && tc.Move == 0 && tc.Base == 0 {
 		tc.Move = DefaultMoveTime
@@ -668,12 +778,18 @@ func (c *Config) validateBots() []error {
 			if err := b.Time.validate(false); err != nil {
 				add(path("time"), "%v", err)
 			}
-			if b.Time.Move == 0 && b.Time.Base == 0 {
+			if b.Time.Move == 0 && b.Time.Base == 0 && !c.badTimes[displayKey(path("time"))] {
 				add(path("time"), "give move or base (the margin alone is inherited)")
 			}
 		}
 		if b.HandshakeTimeout < 0 {
 			add(path("handshake_timeout"), "must not be negative")
+		}
+		if b.Nodes < 0 {
+			add(path("nodes"), "must not be negative")
+		}
+		if b.Depth < 0 {
+			add(path("depth"), "must not be negative")
 		}
 	}
 	return errs
@@ -705,18 +821,31 @@ func resolveCommand(cmd, dir string) (string, error) {
 	return p, nil
 }
 
-// BotTime returns the time control that applies to the named bot.
+// BotTime returns the time control that applies to the named bot, with
+// the search limits that apply to it: its own nodes and depth, or the
+// tournament's.
 func (c *Config) BotTime(name string) TimeControl {
+	tc := c.Time
 	for _, b := range c.Bots {
-		if b.Name == name && b.Time != nil {
-			tc := *b.Time
+		if b.Name != name {
+			continue
+		}
+		if b.Time != nil {
+			tc = *b.Time
 			if tc.Margin == 0 {
 				tc.Margin = c.Time.Margin
 			}
-			return tc
+			tc.Nodes, tc.Depth = c.Time.Nodes, c.Time.Depth
 		}
+		if b.Nodes > 0 {
+			tc.Nodes = b.Nodes
+		}
+		if b.Depth > 0 {
+			tc.Depth = b.Depth
+		}
+		break
 	}
-	return c.Time
+	return tc
 }
 
 // BotNames returns the bot names in configuration order.

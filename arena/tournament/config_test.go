@@ -98,6 +98,51 @@ command = "sh"
 	}
 }
 
+func TestParseSearchLimitsAndPeriods(t *testing.T) {
+	cfg, err := tournament.Parse([]byte(`
+[game]
+name = "checkers"
+[time]
+base = "60s"
+moves = 40
+increment = "0s"
+nodes = 20000
+depth = 9
+[[bots]]
+name = "a"
+command = "sh"
+nodes = 500
+[[bots]]
+name = "b"
+builtin = "alphabeta"
+[bots.time]
+move = "200ms"
+[[bots]]
+name = "c"
+builtin = "greedy"
+depth = 3
+`), "t.toml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		bot  string
+		want string
+	}{
+		{"a", "40/1m0s, depth 9, 500 nodes"},
+		{"b", "200ms/move, depth 9, 20000 nodes"},
+		{"c", "40/1m0s, depth 3, 20000 nodes"},
+	} {
+		tcl := cfg.BotTime(tc.bot)
+		if got := tcl.String(); got != tc.want {
+			t.Errorf("BotTime(%s) = %s, want %s", tc.bot, got, tc.want)
+		}
+		if tc.bot != "b" && (tcl.Clock().Moves != 40 || tcl.Clock().Base != time.Minute) {
+			t.Errorf("BotTime(%s).Clock() = %+v, want 40 moves per minute", tc.bot, tcl.Clock())
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -159,6 +204,27 @@ func TestParseErrors(t *testing.T) {
 		{"absurd opening count", "[game]\nname = \"cheversi\"\n[openings]\nplies = 1\ncount = 1000000000\n" + twoBots,
 			[]string{"t.toml:5: openings.count: 1000000000 openings is more than the 100000 a tournament takes"}},
 		{"missing bot dir", "[game]\nname = \"cheversi\"\n" + twoBots + "dir = \"no/such/dir\"\n", []string{"t.toml:11: bots[1].dir:"}},
+		{"integer move time", "[game]\nname = \"cheversi\"\n[time]\nmove = 50\n" + twoBots,
+			[]string{`t.toml:4: time.move: want a duration such as "500ms" or "2s", got the integer 50`}},
+		{"zero move time", "[game]\nname = \"cheversi\"\n[time]\nmove = \"0ms\"\n" + twoBots,
+			[]string{`t.toml:4: time.move: "0ms": must be more than zero`}},
+		{"zero margin", "[game]\nname = \"cheversi\"\n[time]\nmargin = \"0s\"\n" + twoBots,
+			[]string{`t.toml:4: time.margin: "0s": must be more than zero`}},
+		{"float base", "[game]\nname = \"cheversi\"\n[time]\nbase = 1.5\n" + twoBots, []string{"t.toml:4: time.base:"}},
+		{"zero bot move time", "[game]\nname = \"cheversi\"\n" + twoBots + "[bots.time]\nmove = \"0s\"\n",
+			[]string{`t.toml:12: bots[1].time.move: "0s": must be more than zero`}},
+		{"integer handshake timeout", "[game]\nname = \"cheversi\"\n" + twoBots + "handshake_timeout = 10\n",
+			[]string{"t.toml:11: bots[1].handshake_timeout: want a duration"}},
+		{"moves without base", "[game]\nname = \"cheversi\"\n[time]\nmoves = 40\n" + twoBots,
+			[]string{"t.toml:3: time: moves per period need a base time"}},
+		{"moves with move", "[game]\nname = \"cheversi\"\n[time]\nmove = \"1s\"\nmoves = 40\n" + twoBots,
+			[]string{"t.toml:3: time: give either move"}},
+		{"negative nodes", "[game]\nname = \"cheversi\"\n[time]\nnodes = -5\n" + twoBots,
+			[]string{"t.toml:3: time: nodes and depth must not be negative"}},
+		{"nodes in a bot's time", "[game]\nname = \"cheversi\"\n" + twoBots + "[bots.time]\nmove = \"1s\"\nnodes = 5\n",
+			[]string{"t.toml:11: bots[1].time: a bot's search limits are the bot's own keys"}},
+		{"negative bot depth", "[game]\nname = \"cheversi\"\n" + twoBots + "depth = -1\n",
+			[]string{"t.toml:11: bots[1].depth: must not be negative"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tournament.Parse([]byte(tc.toml), "t.toml", dir)

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/bots/builtin"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -68,8 +69,16 @@ func runTestTournament(spec string) int {
 //	nohandshake  never finishes the handshake
 //	othergame    declares a game that does not exist
 //	exitearly    exits right after the handshake
+//	builtin:NAME the built-in bot NAME (package builtin) with its defaults
 func runTestBot(kind string) int {
 	kind, arg, _ := strings.Cut(kind, ":")
+	if kind == "builtin" {
+		if err := builtin.Run(context.Background(), arg, builtin.DefaultOptions(), os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
 	in := protocol.NewReader(bufio.NewReader(os.Stdin))
 	out := protocol.NewWriter(os.Stdout)
 	var transcript *os.File

@@ -110,9 +110,21 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		moves = append(moves, text)
 	}
 
-	clock := engine.NewClock(
-		engine.TimeControl(r.cfg.BotTime(gp.names[game.White])),
-		engine.TimeControl(r.cfg.BotTime(gp.names[game.Black])))
+	tcs := [2]TimeControl{r.cfg.BotTime(gp.names[game.White]), r.cfg.BotTime(gp.names[game.Black])}
+	clock := engine.NewClock(tcs[game.White].Clock(), tcs[game.Black].Clock())
+	// The search limits go to the bots that obey them (Run checked those
+	// a bot is given by name).
+	var nodes [2]int64
+	var depth [2]int
+	for c := range gp.eng {
+		id := gp.eng[c].ID()
+		if id.Nodes {
+			nodes[c] = tcs[c].Nodes
+		}
+		if id.Depth {
+			depth[c] = tcs[c].Depth
+		}
+	}
 	var (
 		legalMoves []game.Move
 		legalText  []string
@@ -134,12 +146,19 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			}
 			legal = legalText
 		}
-		pc, _ := clock.Request(side)
+		var fen string
+		if e.WantsFEN() {
+			fen = st.Text()
+		}
+		pc, allowed := clock.Request(side)
 		sent := time.Now()
 		reply, err := e.Move(ctx, engine.MoveRequest{
 			Moves:    moves,
 			Legal:    legal,
+			FEN:      fen,
 			Clock:    pc,
+			Nodes:    nodes[side],
+			Depth:    depth[side],
 			Deadline: clock.Deadline(side, sent),
 		})
 		if err != nil {
@@ -147,6 +166,11 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 				return gp.abandon(ctx, err)
 			}
 			gp.broken[side] = true
+			if isTimeout(err) {
+				gp.forfeitKind(ctx, side, ForfeitTime, fmt.Sprintf("no move after %v (measured by the arena), allowed %v + margin %v",
+					time.Since(sent).Round(time.Millisecond), allowed, tcs[side].Margin))
+				return true
+			}
 			gp.forfeit(ctx, side, err)
 			return true
 		}
@@ -177,6 +201,12 @@ func botsFault(err error) bool {
 		return ee.Kind != engine.KindCanceled && ee.Kind != engine.KindClosed && ee.Kind != engine.KindInvalid
 	}
 	return !errors.Is(err, context.Canceled) && !errors.Is(err, errPoolClosed)
+}
+
+// isTimeout reports whether an engine error is a bot's timeout.
+func isTimeout(err error) bool {
+	var ee *engine.Error
+	return errors.As(err, &ee) && ee.Kind == engine.KindTimeout
 }
 
 // forfeitKindOf classifies an engine error.

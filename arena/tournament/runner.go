@@ -17,6 +17,7 @@ import (
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/protocol"
 )
 
 // Options adjusts how Run plays a tournament.
@@ -111,6 +112,8 @@ type runner struct {
 	// fingerprintV1 is the schedule's version 1 fingerprint, once an
 	// output directory of version 1 needed it.
 	fingerprintV1 string
+	// notes are found before the start and logged once it starts.
+	notes []string
 
 	noticeMu sync.Mutex
 	noticed  map[string]bool // bot and forfeit kind already shown on the terminal
@@ -408,6 +411,9 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		name = fmt.Sprintf("%s, slice %s", name, sh)
 	}
 	r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.manifest.Games, workers, r.dir)
+	for _, n := range r.notes {
+		r.logf("%s", n)
+	}
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -537,11 +543,46 @@ func (r *runner) preflight(ctx context.Context, p *pool) error {
 			errs = append(errs, fmt.Errorf("%w: bot %q does not play %s (%s)", ErrBot, res.bot, r.rules.Game(), plays))
 			p.put(res.bot, res.e, true)
 		default:
+			if err := r.checkLimits(res.bot, res.e.ID()); err != nil {
+				errs = append(errs, err)
+			}
 			p.put(res.bot, res.e, false)
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	return errors.Join(errs...)
+}
+
+// checkLimits checks that a bot obeys the search limits configured for it
+// by name. A tournament-wide limit it does not obey does not apply to it:
+// that is noted in r.notes, shown once the tournament starts.
+func (r *runner) checkLimits(bot string, id protocol.ID) error {
+	var ownNodes, ownDepth bool
+	for _, b := range r.cfg.Bots {
+		if b.Name == bot {
+			ownNodes, ownDepth = b.Nodes > 0, b.Depth > 0
+		}
+	}
+	var errs []error
+	for _, l := range []struct {
+		key, feature string
+		own, shared  bool
+		obeys        bool
+	}{
+		{"nodes", protocol.FeatureNodes, ownNodes, r.cfg.Time.Nodes > 0, id.Nodes},
+		{"depth", protocol.FeatureDepth, ownDepth, r.cfg.Time.Depth > 0, id.Depth},
+	} {
+		switch {
+		case l.obeys:
+		case l.own:
+			errs = append(errs, fmt.Errorf("%w: bot %q: the configuration sets its %s, but the bot does not obey a %s limit (its handshake has no \"request %s\")",
+				ErrBot, bot, l.key, l.key, l.feature))
+		case l.shared:
+			r.notes = append(r.notes, fmt.Sprintf("bot %q does not obey a %s limit (its handshake has no \"request %s\"); [time] %s does not apply to it",
+				bot, l.key, l.feature, l.key))
+		}
 	}
 	return errors.Join(errs...)
 }

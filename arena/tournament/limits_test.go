@@ -1,0 +1,85 @@
+package tournament_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+const limitsBody = `
+name = "limits"
+concurrency = 2
+[game]
+name = "checkers"
+[openings]
+limit = 2
+[adjudication]
+max_plies = 50
+[time]
+move = "20s"
+margin = "5s"
+nodes = 3000
+`
+
+// TestNodeLimitedMatch plays the same node-limited match twice: every
+// game must be the same, move for move, however the machine's load
+// changes the bots' speed. A bot that does not obey node limits plays on
+// its time alone, and the arena says so.
+func TestNodeLimitedMatch(t *testing.T) {
+	path := writeConfig(t, limitsBody, "limits",
+		testBot{"ab1", "builtin:alphabeta"}, testBot{"ab2", "builtin:alphabeta"}, testBot{"plain", "first"})
+	play := func() map[int][]string {
+		out := filepath.Join(t.TempDir(), "out")
+		if _, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out}); err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		games := map[int][]string{}
+		for _, r := range readRecords(t, out) {
+			if r.Forfeit != nil {
+				t.Errorf("game %d: forfeit %+v", r.ID, *r.Forfeit)
+			}
+			games[r.ID] = r.AllMoves()
+		}
+		log, err := os.ReadFile(filepath.Join(out, "arena.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(log), `bot "plain" does not obey a nodes limit`) {
+			t.Errorf("arena.log does not say that plain ignores the node limit:\n%s", log)
+		}
+		return games
+	}
+	first, second := play(), play()
+	if len(first) != 12 || len(second) != 12 {
+		t.Fatalf("played %d and %d games, want 12", len(first), len(second))
+	}
+	for id, moves := range first {
+		if !slices.Equal(moves, second[id]) {
+			t.Errorf("game %d differs between the runs:\n%v\n%v", id, moves, second[id])
+		}
+	}
+}
+
+// TestOwnLimitNotObeyed checks that a limit set for a bot that does not
+// obey it stops the tournament before it starts, naming the bot.
+func TestOwnLimitNotObeyed(t *testing.T) {
+	path := writeConfig(t, strings.Replace(limitsBody, "nodes = 3000", "", 1), "ownlimit",
+		testBot{"ab", "builtin:alphabeta"}, testBot{"plain", "first"})
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(data, "depth = 4\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: filepath.Join(t.TempDir(), "out")})
+	if !errors.Is(err, tournament.ErrBot) || !strings.Contains(err.Error(), `bot "plain"`) || !strings.Contains(err.Error(), "request depth") {
+		t.Errorf("Run = %v, want ErrBot naming plain and its missing request depth", err)
+	}
+}
