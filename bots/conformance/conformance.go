@@ -58,6 +58,15 @@ const (
 	DefaultMaxPlies  = 40
 )
 
+// The search limits the checks send to bots that declare they obey them.
+// The move time that comes with them is limitTimeFactor move times, so
+// that the limit, not the clock, ends the search.
+const (
+	checkNodes      = 2000
+	checkDepth      = 3
+	limitTimeFactor = 20
+)
+
 // Status is the outcome of one check.
 type Status int
 
@@ -157,7 +166,46 @@ type checker struct {
 	starts   int            // processes started, for their names
 
 	legalSent, legalAnswered int      // move requests that carried a legal-move list
+	fenSent, fenAnswered     int      // move requests that carried the position text
 	nonCanonical             []string // moves accepted in a non-canonical form
+	info                     infoStats
+	ignored                  int64 // lines the arena ignored, from the processes closed so far
+}
+
+// infoStats sums up the info lines that came with the bot's moves.
+type infoStats struct {
+	moves, withInfo int      // moves answered; those with an info line
+	fields          [5]int   // moves whose last info had depth, score, nodes, time, pv
+	pvOff           []string // moves whose pv did not start with the move played (a few)
+}
+
+// infoFields names the fields counted in infoStats.fields.
+var infoFields = [5]string{"depth", "score", "nodes", "time", "pv"}
+
+// add counts the last info line of a move that played mv.
+func (s *infoStats) add(info *protocol.Info, mv string) {
+	s.moves++
+	if info == nil {
+		return
+	}
+	s.withInfo++
+	for i, has := range [5]bool{info.Depth > 0, info.HasScore, info.Nodes > 0, info.Time > 0, len(info.PV) > 0} {
+		if has {
+			s.fields[i]++
+		}
+	}
+	if len(info.PV) > 0 && info.PV[0] != mv && len(s.pvOff) < 3 {
+		s.pvOff = append(s.pvOff, fmt.Sprintf("pv %s for move %s", info.PV[0], mv))
+	}
+}
+
+// lastInfo returns the last info line the bot wrote before its move, or
+// nil.
+func lastInfo(r engine.Reply) *protocol.Info {
+	if len(r.Info) == 0 {
+		return nil
+	}
+	return &r.Info[len(r.Info)-1]
 }
 
 func (c *checker) defaults() {
@@ -240,9 +288,15 @@ func (c *checker) broke(err error) {
 
 func (c *checker) closeEngine() {
 	if c.eng != nil {
-		_ = c.eng.Close()
+		c.close(c.eng)
 		c.eng = nil
 	}
+}
+
+// close stops a bot process, counting the lines the arena ignored.
+func (c *checker) close(e *engine.Engine) {
+	c.ignored += e.UnknownLines()
+	_ = e.Close()
 }
 
 // canceled reports whether err comes from ctx being done.
@@ -287,10 +341,12 @@ func (c *checker) run(ctx context.Context) error {
 			func(ctx context.Context) { c.playGame(ctx, rules, rules.FirstMover().Other(), true) },
 			func(ctx context.Context) { c.positionText(ctx, rules) },
 			func(ctx context.Context) { c.singleMove(ctx, rules) },
-			func(ctx context.Context) { c.restart(ctx, rules) })
+			func(ctx context.Context) { c.restart(ctx, rules) },
+			func(ctx context.Context) { c.searchLimit(ctx, rules, protocol.FeatureNodes) },
+			func(ctx context.Context) { c.searchLimit(ctx, rules, protocol.FeatureDepth) })
 	}
 	if len(known) > 0 {
-		steps = append(steps, c.legalMoves, func(ctx context.Context) { c.setOption(ctx, known[0]) })
+		steps = append(steps, c.legalMoves, c.fen, c.infoLines, func(ctx context.Context) { c.setOption(ctx, known[0]) })
 	}
 	steps = append(steps, c.quit)
 	for _, step := range steps {
@@ -325,12 +381,12 @@ func (c *checker) handshake(ctx context.Context) bool {
 		}
 		opts = "options " + strings.Join(names, ", ")
 	}
-	legal := "does not request legal moves"
-	if id.LegalMoves {
-		legal = "requests legal moves"
+	requests := "requests nothing"
+	if r := id.Requests(); len(r) > 0 {
+		requests = "requests " + strings.Join(r, ", ")
 	}
 	c.pass(name, began, "name %q, author %q; games %s; %s; %s; readyok in %v",
-		id.Name, id.Author, strings.Join(id.Games, " "), opts, legal, time.Since(began).Round(time.Millisecond))
+		id.Name, id.Author, strings.Join(id.Games, " "), opts, requests, time.Since(began).Round(time.Millisecond))
 	return true
 }
 
@@ -414,9 +470,17 @@ func (c *checker) newClock(fixed bool) *engine.Clock {
 // played on st, or an error that says what was wrong.
 func (c *checker) askMove(ctx context.Context, e *engine.Engine, st game.State, startText string,
 	moves []string, k *engine.Clock) (game.Move, error) {
+	m, _, err := c.askLimited(ctx, e, st, startText, moves, k, 0, 0)
+	return m, err
+}
+
+// askLimited is askMove with search limits, and also returns the last
+// info line the bot wrote with its move.
+func (c *checker) askLimited(ctx context.Context, e *engine.Engine, st game.State, startText string,
+	moves []string, k *engine.Clock, nodes int64, depth int) (game.Move, *protocol.Info, error) {
 	side := st.Turn()
 	pc, _ := k.Request(side)
-	req := engine.MoveRequest{StartText: startText, Moves: moves, Clock: pc,
+	req := engine.MoveRequest{StartText: startText, Moves: moves, Clock: pc, Nodes: nodes, Depth: depth,
 		Deadline: k.Deadline(side, time.Now())}
 	var legal []string
 	if e.WantsLegalMoves() {
@@ -427,24 +491,33 @@ func (c *checker) askMove(ctx context.Context, e *engine.Engine, st game.State, 
 		req.Legal = legal
 		c.legalSent++
 	}
+	if e.WantsFEN() {
+		req.FEN = st.Text()
+		c.fenSent++
+	}
 	reply, err := e.Move(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := k.Charge(side, reply.Elapsed); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := game.PlayText(st, reply.Move)
 	if err != nil {
-		return nil, fmt.Errorf("move %q (%s to move in %s): %w", reply.Move, side, st.Text(), err)
+		return nil, nil, fmt.Errorf("move %q (%s to move in %s): %w", reply.Move, side, st.Text(), err)
 	}
 	if legal != nil {
 		c.legalAnswered++
 	}
+	if req.FEN != "" {
+		c.fenAnswered++
+	}
+	info := lastInfo(reply)
+	c.info.add(info, m.String())
 	if s := m.String(); s != reply.Move && len(c.nonCanonical) < 3 {
 		c.nonCanonical = append(c.nonCanonical, fmt.Sprintf("%q for %q", reply.Move, s))
 	}
-	return m, nil
+	return m, info, nil
 }
 
 // gameFailed reports a failed game check on e: the engine error or the
@@ -657,7 +730,7 @@ func (c *checker) restart(ctx context.Context, rules game.Rules) {
 		}
 		return
 	}
-	defer e.Close()
+	defer c.close(e)
 	err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st1.Turn()})
 	if err != nil {
 		c.gameFailed(ctx, e, name, began, 0, err)
@@ -704,6 +777,139 @@ func (c *checker) legalMoves(context.Context) {
 	}
 }
 
+// searchLimit checks a bot that declares it obeys the given limit
+// (protocol.FeatureNodes or FeatureDepth): it asks twice for a move in the
+// same position under the limit, with plenty of time, and fails when an
+// info line reports a search beyond the limit. A bot that reports no
+// nodes (depth) cannot be checked. It notes whether the two answers were
+// the same, as a limited search usually makes them.
+func (c *checker) searchLimit(ctx context.Context, rules game.Rules, feature string) {
+	name := rules.Game() + ": go " + feature
+	began := time.Now()
+	declared := c.rep.ID.Nodes
+	if feature == protocol.FeatureDepth {
+		declared = c.rep.ID.Depth
+	}
+	if !declared {
+		c.skip(name, "the bot does not declare it obeys a %s limit (request %s)", feature, feature)
+		return
+	}
+	st, line := c.randomLine(rules, midPlies(rules), nil)
+	if st == nil {
+		c.skip(name, "no position found")
+		return
+	}
+	var nodes int64
+	var depth int
+	if feature == protocol.FeatureNodes {
+		nodes = checkNodes
+	} else {
+		depth = checkDepth
+	}
+	limit := fmt.Sprintf("%s %d", feature, max(nodes, int64(depth)))
+	var played [2]string
+	var reported []string
+	for i := range played {
+		e, err := c.engine(ctx)
+		if err == nil {
+			err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
+		}
+		var m game.Move
+		var info *protocol.Info
+		if err == nil {
+			k := engine.NewClock(engine.TimeControl{Move: limitTimeFactor * c.cfg.MoveTime, Margin: c.cfg.Margin},
+				engine.TimeControl{Move: limitTimeFactor * c.cfg.MoveTime, Margin: c.cfg.Margin})
+			m, info, err = c.askLimited(ctx, e, st.Clone(), "", line, k, nodes, depth)
+		}
+		if err == nil {
+			err = e.GameOver(ctx, game.Ongoing, reasonUnfinished)
+		}
+		if err != nil {
+			c.gameFailed(ctx, e, name, began, st.Ply(), err)
+			return
+		}
+		played[i] = m.String()
+		switch {
+		case info == nil || nodes > 0 && info.Nodes == 0 || depth > 0 && info.Depth == 0:
+			reported = append(reported, "")
+		case nodes > 0 && info.Nodes > nodes:
+			c.fail(name, began, "go ... %s: the bot reports %d nodes (%q)", limit, info.Nodes, info.Raw)
+			return
+		case depth > 0 && info.Depth > depth:
+			c.fail(name, began, "go ... %s: the bot reports depth %d (%q)", limit, info.Depth, info.Raw)
+			return
+		case nodes > 0:
+			reported = append(reported, fmt.Sprintf("%d nodes", info.Nodes))
+		default:
+			reported = append(reported, fmt.Sprintf("depth %d", info.Depth))
+		}
+	}
+	if reported[0] == "" || reported[1] == "" {
+		c.skip(name, "go ... %s answered with %s and %s, but the bot's info lines report no %s to check",
+			limit, played[0], played[1], feature)
+		return
+	}
+	same := "the same move twice"
+	if played[0] != played[1] {
+		same = "different moves from the same position (not reproducible)"
+	}
+	c.pass(name, began, "go ... %s answered within the limit (%s, then %s): %s, %s",
+		limit, reported[0], reported[1], same, strings.Join(played[:], " and "))
+}
+
+// fen sums up the position texts sent.
+func (c *checker) fen(context.Context) {
+	const name = "fen"
+	began := time.Now()
+	switch {
+	case !c.rep.ID.FEN:
+		c.skip(name, "the bot does not request the position text")
+	case c.fenSent == 0:
+		c.skip(name, "no move request reached the bot")
+	default:
+		c.pass(name, began, "%d move requests carried the current position text, each the position the moves lead to; %d answers were legal there",
+			c.fenSent, c.fenAnswered)
+	}
+}
+
+// infoLines sums up the info lines that came with the bot's moves and
+// fails when the arena had to ignore lines the bot wrote (malformed info
+// lines and unknown commands).
+func (c *checker) infoLines(ctx context.Context) {
+	const name = "info"
+	began := time.Now()
+	s := c.info
+	ignored := c.ignored
+	if c.eng != nil {
+		ignored += c.eng.UnknownLines()
+	}
+	if ignored > 0 {
+		where := "the bot's log (arena check --log FILE)"
+		if c.cfg.StderrPath != "" {
+			where = c.cfg.StderrPath
+		}
+		c.fail(name, began, "the bot wrote %d lines the arena ignored (malformed info lines or unknown commands); they are noted in %s",
+			ignored, where)
+		return
+	}
+	if s.withInfo == 0 {
+		c.skip(name, "none of the bot's %d moves came with an info line", s.moves)
+		return
+	}
+	var fields []string
+	for i, n := range s.fields {
+		if n > 0 {
+			fields = append(fields, fmt.Sprintf("%s %d", infoFields[i], n))
+		}
+	}
+	detail := fmt.Sprintf("%d of %d moves came with info lines that parse; the last one of each move had %s",
+		s.withInfo, s.moves, strings.Join(fields, ", "))
+	if len(s.pvOff) > 0 {
+		detail += "; a pv should start with the move played: " + strings.Join(s.pvOff, ", ")
+	}
+	c.pass(name, began, "%s", detail)
+}
+
 // setOption starts a fresh process with every declared option set to its
 // default and asks it for a move.
 func (c *checker) setOption(ctx context.Context, gameName string) {
@@ -726,7 +932,7 @@ func (c *checker) setOption(ctx context.Context, gameName string) {
 		}
 		return
 	}
-	defer e.Close()
+	defer c.close(e)
 	rules, err := games.New(gameName, "", nil)
 	if err == nil {
 		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: rules.FirstMover()})

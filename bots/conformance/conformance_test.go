@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,36 +36,65 @@ var wantChecks = []string{
 	"cheversi: position text + moves",
 	"cheversi: single legal move",
 	"cheversi: fresh process mid-game, then an unrelated position",
+	"cheversi: go nodes",
+	"cheversi: go depth",
 	"checkers: game as black, go movetime",
 	"checkers: newgame after gameover, as white, go wtime btime",
 	"checkers: position text + moves",
 	"checkers: single legal move",
 	"checkers: fresh process mid-game, then an unrelated position",
-	"legalmoves", "setoption", "quit",
+	"checkers: go nodes",
+	"checkers: go depth",
+	"legalmoves", "fen", "info", "setoption", "quit",
+}
+
+// optional are the checks that apply only to bots that declare a feature
+// (or send info lines); the others skip them.
+var optional = []string{"cheversi: go nodes", "cheversi: go depth", "checkers: go nodes", "checkers: go depth",
+	"legalmoves", "fen", "info"}
+
+// python returns the path of the Python 3 interpreter itself (not a
+// wrapper script that finds it, which may take seconds to start on a busy
+// machine), or "" when there is none.
+func python(t *testing.T) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.executable)").Output()
+	if exe := strings.TrimSpace(string(out)); err == nil && filepath.IsAbs(exe) {
+		return exe
+	}
+	return py
 }
 
 func TestGoodBots(t *testing.T) {
+	limits := []string{"cheversi: go nodes", "cheversi: go depth", "checkers: go nodes", "checkers: go depth", "info"}
 	bots := []struct {
-		name  string
-		cfg   Config
-		legal bool // requests legal moves
+		name string
+		cfg  Config
+		pass []string // the optional checks that apply
 	}{
-		{"random", fake("builtin:random"), false},
-		{"greedy", fake("builtin:greedy"), false},
-		{"alphabeta", fake("builtin:alphabeta"), false},
+		{"random", fake("builtin:random"), nil},
+		{"greedy", fake("builtin:greedy"), nil},
+		{"alphabeta", fake("builtin:alphabeta"), limits},
 	}
-	if py, err := exec.LookPath("python3"); err == nil {
+	if py := python(t); py != "" {
 		script, err := filepath.Abs(filepath.Join("..", "python", "bot.py"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg := fake("python")
 		cfg.Command, cfg.Args, cfg.Env = py, []string{script}, nil
+		cfg.HandshakeTimeout = 15 * time.Second // an interpreter starts slowly on a busy machine
 		bots = append(bots, struct {
-			name  string
-			cfg   Config
-			legal bool
-		}{"python", cfg, true})
+			name string
+			cfg  Config
+			pass []string
+		}{"python", cfg, append([]string{"legalmoves", "fen"}, limits...)})
 	} else {
 		t.Log("python3 not found: the Python bot is not checked")
 	}
@@ -80,7 +110,7 @@ func TestGoodBots(t *testing.T) {
 			for _, name := range wantChecks {
 				r, ok := rep.Result(name)
 				want := Pass
-				if name == "legalmoves" && !b.legal {
+				if slices.Contains(optional, name) && !slices.Contains(b.pass, name) {
 					want = Skip
 				}
 				if !ok || r.Status != want {
@@ -111,6 +141,8 @@ func TestBadBots(t *testing.T) {
 		{modeNoGames, "handshake", []string{"declares no games"}},
 		{modeUnknownGame, "games", []string{"no game the arena knows", "chess"}},
 		{modeNoPong, "ping", []string{"timeout", "pong"}},
+		{modeNodeHog, "cheversi: go nodes", []string{"nodes 2000", "reports 4001 nodes"}},
+		{modeBadInfo, "info", []string{"ignored", "malformed info"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -149,7 +181,10 @@ func TestFailureThenRecovery(t *testing.T) {
 			t.Errorf("check %q: %v, want a pass", name, r)
 		}
 	}
-	for _, name := range wantChecks[4:14] {
+	for _, name := range wantChecks[4:18] {
+		if slices.Contains(optional, name) {
+			continue
+		}
 		if r, ok := rep.Result(name); !ok || r.Status != Fail {
 			t.Errorf("check %q: %v, want a failure", name, r)
 		}
@@ -215,12 +250,12 @@ func TestCommand(t *testing.T) {
 		{"greedy", []string{"check", "--movetime", "50ms", "--", arena, "bot", "greedy"}, 0,
 			[]string{"PASS  checkers: game as black", "0 failed"}},
 		{"alphabeta", []string{"check", "--movetime", "50ms", "--", arena, "bot", "alphabeta", "--hash", "4"}, 0,
-			[]string{"PASS  setoption: set Depth=0, MoveTime=0, Hash=4, Overhead=10", "0 failed"}},
+			[]string{"PASS  setoption: set Depth=0, Nodes=0, MoveTime=0, Hash=4, Overhead=10", "0 failed"}},
 		{"bad bot", []string{"check", "--movetime", "50ms", "--", arena, "bot", "oracle"}, 1,
 			[]string{"FAIL  handshake", "1 failed"}},
 		{"no command", []string{"check"}, 2, nil},
 	}
-	if py, err := exec.LookPath("python3"); err == nil {
+	if py := python(t); py != "" {
 		tests = append(tests, struct {
 			name   string
 			args   []string

@@ -6,7 +6,8 @@
 // does, and goes through these checks in order, each giving one Result
 // (pass, fail or skip) with a reason:
 //
-//   - handshake: "arena 1" answered with games and arenaok, then readyok;
+//   - handshake: "arena 1" answered with games and arenaok, then readyok
+//     (the detail lists the features the bot requests);
 //   - games: the bot claims at least one game the arena knows;
 //   - ping: "ping <token>" answered with the same token;
 //   - isready: two newgames in a row, each answered with readyok;
@@ -16,9 +17,16 @@
 //     position given as a position text followed by moves, a position with
 //     a single legal move, and a fresh process asked to move in the middle
 //     of a game (as when the arena restarts a bot), then in a position that
-//     does not extend the previous one;
+//     does not extend the previous one; and, for a bot that declares it
+//     obeys node (depth) limits, a position asked twice with "go ... nodes
+//     2000" ("depth 3") and plenty of time: the bot's info lines must not
+//     report more, and the detail says whether both answers were the same;
 //   - legalmoves: when the bot asks for legal-move lists, every request
 //     carried one (in shuffled order) and every answer was on it;
+//   - fen: when the bot asks for the position text, every request carried
+//     it;
+//   - info: the bot wrote no line the arena had to ignore (a malformed info
+//     line, an unknown command), and which info fields its moves came with;
 //   - setoption: a fresh process with every declared option set (to its
 //     default) still answers readyok and plays;
 //   - quit: the bot exits by itself after quit.

@@ -10,7 +10,7 @@ import (
 func ExampleRun() {
 	cfg := fake("builtin:random") // Command, Env and short time limits
 	rep, err := Run(context.Background(), cfg, func(r Result) {
-		if r.Name == "handshake" || r.Name == "quit" || r.Status != Pass {
+		if r.Name == "handshake" || r.Name == "quit" || r.Status == Fail {
 			fmt.Println(r.Status, r.Name)
 		}
 	})
@@ -18,10 +18,33 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("passed:", rep.Passed(), "checks:", len(rep.Results))
+	fmt.Println("passed:", rep.Passed(), "checks:", len(rep.Results), "skipped:", rep.Count(Skip))
 	// Output:
 	// PASS handshake
-	// SKIP legalmoves
 	// PASS quit
-	// passed: true checks: 17
+	// passed: true checks: 23 skipped: 7
+}
+
+// The random bot requests no optional feature, so the checks of node and
+// depth limits, legal-move lists, the position text and info lines do not
+// apply to it.
+func ExampleReport_Count() {
+	rep, err := Run(context.Background(), fake("builtin:random"), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range rep.Results {
+		if r.Status == Skip {
+			fmt.Println(r.Name)
+		}
+	}
+	// Output:
+	// cheversi: go nodes
+	// cheversi: go depth
+	// checkers: go nodes
+	// checkers: go depth
+	// legalmoves
+	// fen
+	// info
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/bots/builtin"
 	"github.com/arena-games/arena/bots/sdk"
+	"github.com/arena-games/arena/protocol"
 )
 
 // The test binary doubles as the bots under check: with envFake set,
@@ -47,6 +48,8 @@ const (
 	modeNoGames     = "no-games"     // ends its handshake without a games line
 	modeUnknownGame = "unknown-game" // claims only a game the arena does not know
 	modeNoPong      = "no-pong"      // never answers ping
+	modeNodeHog     = "node-hog"     // declares node and depth limits, reports searching beyond them
+	modeBadInfo     = "bad-info"     // writes a malformed info line before each move
 )
 
 // fakeBot plays the given mode and returns the exit status.
@@ -116,6 +119,22 @@ func fakeBot(mode string) int {
 		}
 	case modeUnknownGame:
 		bot.Games = []string{"chess"}
+	case modeNodeHog:
+		bot.NodeLimit, bot.DepthLimit = true, true
+		move := bot.Move
+		bot.Move = func(ctx context.Context, req sdk.Request) (string, error) {
+			mv, err := move(ctx, req)
+			if err == nil {
+				err = req.Info(protocol.Info{Depth: req.Depth + 1, Nodes: 2*req.Nodes + 1, PV: []string{mv}})
+			}
+			return mv, err
+		}
+	case modeBadInfo:
+		move := bot.Move
+		bot.Move = func(ctx context.Context, req sdk.Request) (string, error) {
+			os.Stdout.WriteString("info depth deep\n")
+			return move(ctx, req)
+		}
 	case modeIgnoreQuit:
 	default:
 		fmt.Fprintf(os.Stderr, "fake bot: unknown mode %q\n", mode)
