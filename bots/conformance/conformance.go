@@ -199,15 +199,6 @@ func (s *infoStats) add(info *protocol.Info, mv string) {
 	}
 }
 
-// lastInfo returns the last info line the bot wrote before its move, or
-// nil.
-func lastInfo(r engine.Reply) *protocol.Info {
-	if len(r.Info) == 0 {
-		return nil
-	}
-	return &r.Info[len(r.Info)-1]
-}
-
 func (c *checker) defaults() {
 	if c.cfg.MoveTime <= 0 {
 		c.cfg.MoveTime = DefaultMoveTime
@@ -512,7 +503,7 @@ func (c *checker) askLimited(ctx context.Context, e *engine.Engine, st game.Stat
 	if req.FEN != "" {
 		c.fenAnswered++
 	}
-	info := lastInfo(reply)
+	info := reply.Info
 	c.info.add(info, m.String())
 	if s := m.String(); s != reply.Move && len(c.nonCanonical) < 3 {
 		c.nonCanonical = append(c.nonCanonical, fmt.Sprintf("%q for %q", reply.Move, s))
