@@ -431,23 +431,22 @@ func freeForm(k toml.Key) bool {
 	return len(k) >= 3 && (k[0] == "game" && k[1] == "rules" || k[0] == "bots" && k[1] == "options")
 }
 
-// errKey builds an error for the key at path (indexed, see keyLines).
+// errKey builds an error for the key at path (indexed, see keyLines). A
+// flag that set exactly that key names it: the key is left out.
 func (c *Config) errKey(path []string, err error) error {
-	return c.errWhere(path, true, displayKey(path), err)
+	line, flag, exact := c.keys.where(path, true)
+	key := displayKey(path)
+	if exact {
+		key = ""
+	}
+	return &ConfigError{Path: c.Path, Line: line, Key: key, Flag: flag, Err: err}
 }
 
 // errUnindexed builds an error for a key as the decoder names it, without
-// array indices.
+// array indices: an unknown key or a value of the wrong type.
 func (c *Config) errUnindexed(key []string, err error) *ConfigError {
-	return c.errWhere(key, false, strings.Join(key, "."), err)
-}
-
-func (c *Config) errWhere(path []string, indexed bool, key string, err error) *ConfigError {
-	line, flag, exact := c.keys.where(path, indexed)
-	if exact {
-		key = "" // the flag names it
-	}
-	return &ConfigError{Path: c.Path, Line: line, Key: key, Flag: flag, Err: err}
+	line, flag, _ := c.keys.where(key, false)
+	return &ConfigError{Path: c.Path, Line: line, Key: strings.Join(key, "."), Flag: flag, Err: err}
 }
 
 // whereKey describes where the key at path was given: "line 12" or
@@ -683,6 +682,9 @@ func (c *Config) validateOpenings() []error {
 	}
 	if o.Plies > 0 && o.Deck != "" {
 		add("deck", "selects ballots, not random openings")
+	}
+	if o.Deck != "" && o.File == "" && c.Game.Name != "checkers" {
+		add("deck", "selects ACF ballots, which are checkers openings (give an opening file for %s)", c.Game.Name)
 	}
 	if o.Plies > 0 && o.Count == 0 {
 		o.Count = DefaultRandomCount

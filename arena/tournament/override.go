@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -122,27 +123,50 @@ func ruleKeys(md toml.MetaData) []string {
 // no bot has the name, or a key on the way holds a value, not a table.
 // Whether the key exists and its value is valid is for Config to say.
 func (d *Document) Set(o Override) error {
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %w", ErrConfig, &ConfigError{Flag: o.Source, Err: fmt.Errorf(format, args...)})
-	}
-	path, err := splitKey(o.Key)
+	path, err := d.keyPath(o.Key, o.Source)
 	if err != nil {
-		return fail("%v", err)
+		return err
+	}
+	return d.set(path, valueFor(typeAt(path), o.Value), o.Source)
+}
+
+// SetValue sets a key (as Set does) to a value of a TOML type: a string,
+// bool, int64, float64, []string, []any or map[string]any.
+func (d *Document) SetValue(key string, value any, source string) error {
+	path, err := d.keyPath(key, source)
+	if err != nil {
+		return err
+	}
+	return d.set(path, value, source)
+}
+
+// keyPath splits a key, expanding a bare rule switch to game.rules.KEY.
+func (d *Document) keyPath(key, source string) ([]string, error) {
+	path, err := splitKey(key)
+	if err != nil {
+		return nil, flagError(source, "%v", err)
 	}
 	if len(path) == 1 && !isConfigKey(path[0]) {
 		path = []string{"game", "rules", path[0]}
 	}
-	value := valueFor(typeAt(path), o.Value)
+	return path, nil
+}
+
+func flagError(source, format string, args ...any) error {
+	return fmt.Errorf("%w: %w", ErrConfig, &ConfigError{Flag: source, Err: fmt.Errorf(format, args...)})
+}
+
+func (d *Document) set(path []string, value any, source string) error {
 	table, at := d.root, path
 	indexed := path
 	if path[0] == "bots" {
 		if len(path) < 3 {
-			return fail("name a bot and its key: bots.NAME.KEY")
+			return flagError(source, "name a bot and its key: bots.NAME.KEY")
 		}
 		bots, _ := d.root["bots"].([]map[string]any)
 		i := slices.IndexFunc(bots, func(b map[string]any) bool { return b["name"] == path[1] })
 		if i < 0 {
-			return fail("no bot is named %q", path[1])
+			return flagError(source, "no bot is named %q", path[1])
 		}
 		table, at = bots[i], path[2:]
 		indexed = append([]string{"bots", strconv.Itoa(i)}, at...)
@@ -150,7 +174,7 @@ func (d *Document) Set(o Override) error {
 	for i, k := range at[:len(at)-1] {
 		next, ok := table[k]
 		if t := typeAt(path[:len(path)-len(at)+i+1]); t != nil && t.Kind() != reflect.Struct && t.Kind() != reflect.Map {
-			return fail("%s is not a table", strings.Join(at[:i+1], "."))
+			return flagError(source, "%s is not a table", strings.Join(at[:i+1], "."))
 		}
 		if !ok {
 			next = map[string]any{}
@@ -158,17 +182,42 @@ func (d *Document) Set(o Override) error {
 		}
 		t, ok := next.(map[string]any)
 		if !ok {
-			return fail("%s is not a table", strings.Join(at[:i+1], "."))
+			return flagError(source, "%s is not a table", strings.Join(at[:i+1], "."))
 		}
 		table = t
 	}
+	if p, ok := value.(string); ok && isPathKey(path, p) && !filepath.IsAbs(p) {
+		// A path on the command line is relative to the working
+		// directory, not to the configuration file.
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return flagError(source, "%v", err)
+		}
+		value = abs
+	}
 	table[at[len(at)-1]] = value
-	d.keys.setSource(indexed, o.Source)
+	d.keys.setSource(indexed, source)
 	if len(path) == 3 && path[0] == "game" && path[1] == "rules" && !slices.Contains(d.rules, path[2]) {
 		d.rules = append(d.rules, path[2])
 	}
 	d.text = nil
 	return nil
+}
+
+// isPathKey reports whether the key at path holds a file or directory
+// path that Load resolves against the configuration's directory: an
+// opening file, a bot's directory, or a bot's command when it is a path
+// rather than a name looked up in PATH.
+func isPathKey(path []string, value string) bool {
+	switch {
+	case slices.Equal(path, []string{"openings", "file"}):
+		return true
+	case len(path) == 3 && path[0] == "bots" && path[2] == "dir":
+		return true
+	case len(path) == 3 && path[0] == "bots" && path[2] == "command":
+		return strings.ContainsRune(value, '/') || strings.ContainsRune(value, filepath.Separator)
+	}
+	return false
 }
 
 // AddBot adds a bot table holding only its name; Set fills in its other
@@ -191,13 +240,41 @@ func (d *Document) Describe(key, source string) {
 	}
 }
 
-// Encode returns the document as TOML text.
+// Encode returns the document as TOML text: the top-level keys, then the
+// tables in the order Config declares them ([game] first, [[bots]] last).
 func (d *Document) Encode() ([]byte, error) {
+	parts := []map[string]any{{}}
+	rest := map[string]any{}
+	for k, v := range d.root {
+		switch v.(type) {
+		case map[string]any, []map[string]any:
+			rest[k] = v
+		default:
+			parts[0][k] = v
+		}
+	}
+	t := reflect.TypeFor[Config]()
+	for i := range t.NumField() {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		if v, ok := rest[tag]; ok {
+			parts = append(parts, map[string]any{tag: v})
+			delete(rest, tag)
+		}
+	}
+	parts = append(parts, rest) // keys Config does not know: the decoder reports them
 	var b bytes.Buffer
-	enc := toml.NewEncoder(&b)
-	enc.Indent = ""
-	if err := enc.Encode(d.root); err != nil {
-		return nil, fmt.Errorf("encode configuration: %w", err)
+	for _, p := range parts {
+		if len(p) == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		enc := toml.NewEncoder(&b)
+		enc.Indent = ""
+		if err := enc.Encode(p); err != nil {
+			return nil, fmt.Errorf("encode configuration: %w", err)
+		}
 	}
 	return b.Bytes(), nil
 }

@@ -32,7 +32,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME)")
 	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
 	var sets overrides
-	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "games played at a time (default: the configuration's, or the number of CPUs the arena may use)")
+	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "`N` games played at a time (default: the configuration's, or the number of CPUs the arena may use)")
 	fs.Var(setFlag{&sets}, "set", "set a configuration key, e.g. time.move=200ms, format.rounds=2, touch=any, bots.NAME.args=[\"-v\"]\n(`KEY=VALUE`, repeatable; see configs/README.md)")
 	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
 	path, err := parseInterspersed(fs, args, "configuration file")

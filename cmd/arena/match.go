@@ -1,0 +1,481 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+func init() {
+	register(command{
+		name:    "match",
+		summary: "play a tournament between bots given on the command line",
+		run: func(ctx context.Context, args []string) error {
+			return runMatch(ctx, args, os.Stdout, os.Stderr)
+		},
+	})
+}
+
+const matchUsage = `--game NAME --bot SPEC --bot SPEC [--bot SPEC]... [flags]
+
+Plays (or resumes) the tournament the flags describe, as "arena run" plays a
+configuration file; --save-config writes that file. Every configuration key
+can be set with --set KEY=VALUE (see configs/README.md); the common ones have
+flags of their own.
+
+A bot SPEC is a comma-separated list of the bot's configuration keys, e.g.
+  --bot name=mine,cmd="./mybot --hash 64"   a command and its arguments
+  --bot builtin=alphabeta                   a built-in bot (named after it)
+  --bot name=v2,cmd=./v2,options.Depth=6,env.THREADS=1,time.move=500ms
+cmd is the command line (split into command and args as a shell does);
+name defaults to the built-in's or the command's name. Quote a value that
+holds a comma.
+
+Examples:
+  arena match --game checkers --bot name=a,cmd="./a --x" --bot builtin=alphabeta \
+      --tc 10+0.1 --games 200 --concurrency 2 --openings ballots
+  arena match --game cheversi --rules echeversi --set touch=any \
+      --bot builtin=greedy --bot builtin=alphabeta --movetime 100ms --rounds 2
+  arena match --game checkers --bot name=new,cmd=./new --bot name=old,cmd=./old \
+      --sprt elo0=0,elo1=5 --rounds 50 --save-config new-vs-old.toml
+
+Flags:`
+
+type botSpec struct {
+	spec   string // as given
+	name   string
+	keys   [][2]string // key, value in order
+	source string
+}
+
+// runMatch is "arena match": the flags become a configuration document,
+// which is loaded, validated and played exactly as a file would be.
+func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	m, err := parseMatch(args, stderr)
+	if err != nil {
+		return err
+	}
+	if m.save != "" {
+		if err := saveMatchConfig(m.doc, m.save); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "configuration written to %s (arena run %s plays or resumes this match)\n", m.save, shellQuote(m.save))
+	}
+
+	stop := hardExitOnSecondSignal(stderr)
+	defer stop()
+	opts := tournament.Options{}
+	if !m.quiet {
+		opts.Progress = stderr
+		if f, ok := stderr.(*os.File); ok {
+			opts.Terminal = isTerminal(f)
+		}
+	}
+	sum, err := tournament.Run(ctx, m.cfg, opts)
+	if sum == nil {
+		return err
+	}
+	return finishRun(stdout, stderr, commandLine(append([]string{"match"}, args...)), sum, err)
+}
+
+// match is a match as the command line describes it.
+type match struct {
+	doc   *tournament.Document
+	cfg   *tournament.Config
+	save  string // --save-config
+	quiet bool
+}
+
+// parseMatch parses the flags of arena match into a configuration, checked
+// as Load checks a file. Notes (how --games was met) go to stderr.
+func parseMatch(args []string, stderr io.Writer) (*match, error) {
+	fs := newFlagSet("match", matchUsage)
+	var sets overrides
+	key := func(name, k, usage string) { fs.Var(keyFlag{name, k, &sets}, name, usage) }
+	key("game", "game.name", "the `GAME`: cheversi or checkers")
+	key("rules", "game.preset", "rules `PRESET` (default: the game's default preset)")
+	key("name", "name", "tournament `NAME` (default: BOT1-vs-BOT2 for two bots, else match)")
+	key("out", "output", "output directory `DIR` (default: results/NAME)")
+	key("seed", "seed", "`SEED` of the random openings")
+	key("concurrency", "concurrency", "`N` games played at a time (default: the number of CPUs)")
+	key("format", "format.kind", "`FORMAT`: round-robin or gauntlet")
+	key("rounds", "format.rounds", "`N` rounds, each playing every opening of every pairing with both colours")
+	key("movetime", "time.move", "fixed `TIME` per move, e.g. 200ms (default 1s)")
+	key("margin", "time.margin", "`TIME` allowed for process overhead before a bot loses on time (default 100ms)")
+	fs.Var(setFlag{&sets}, "set", "set a configuration key: a rule switch (touch=any) or any key such as time.move=200ms\n(`KEY=VALUE`, repeatable)")
+	var bots []botSpec
+	fs.Func("bot", "a bot: comma-separated `SPEC` of its keys (at least two --bot)", func(s string) error {
+		b, err := parseBotSpec(s)
+		if err != nil {
+			return err
+		}
+		bots = append(bots, b)
+		return nil
+	})
+	fs.Func("tc", "clock `BASE+INC`: BASE per side plus INC per move, in seconds or with units (10+0.1, 1m+1s)", func(s string) error {
+		base, inc, err := parseClock(s)
+		if err != nil {
+			return err
+		}
+		src := "--tc " + shellQuote(s)
+		sets = append(sets, tournament.Override{Key: "time.base", Value: base, Source: src},
+			tournament.Override{Key: "time.increment", Value: inc, Source: src})
+		return nil
+	})
+	fs.Func("players", "gauntlet players: comma-separated bot `NAMES`", func(s string) error {
+		list := strings.Split(s, ",")
+		for i := range list {
+			list[i] = strconv.Quote(strings.TrimSpace(list[i]))
+		}
+		sets = append(sets, tournament.Override{Key: "format.players", Value: "[" + strings.Join(list, ", ") + "]", Source: "--players " + shellQuote(s)})
+		return nil
+	})
+	fs.Func("openings", "`SPEC`: ballots (checkers' ACF 3-move ballots), ballots:ctd or ballots:all (other decks),\nrandom:PLIES[:COUNT] (random openings), or an opening file", func(s string) error {
+		o, err := parseOpenings(s)
+		sets = append(sets, o...)
+		return err
+	})
+	fs.Func("sprt", "a sequential test that stops the match once it decides: `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B]", func(s string) error {
+		for _, kv := range strings.Split(s, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return fmt.Errorf("%q: want elo0=E0,elo1=E1[,alpha=A,beta=B]", kv)
+			}
+			sets = append(sets, tournament.Override{Key: "sprt." + strings.TrimSpace(k), Value: strings.TrimSpace(v), Source: "--sprt " + shellQuote(s)})
+		}
+		return nil
+	})
+	games := fs.Int("games", 0, "play at least `N` games: the openings are cut or repeated in rounds to the fewest whole colour-reversed pairs that make N")
+	saveConfig := fs.String("save-config", "", "also write the configuration to `FILE` (TOML), to repeat or resume the match with arena run FILE")
+	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q (arena match takes flags only)", fs.Arg(0))
+	}
+	if *games < 0 {
+		return nil, usagef("--games must be at least 1")
+	}
+	if *games > 0 && hasKey(sets, "format.rounds") {
+		return nil, usagef("--games sets the rounds itself: give --games or --rounds, not both")
+	}
+	doc, err := matchDocument(bots, sets)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if *games > 0 {
+		if err := fitGames(doc, *games, *saveConfig, wd, stderr); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := doc.Config(*saveConfig, wd)
+	if err != nil {
+		return nil, err
+	}
+	return &match{doc: doc, cfg: cfg, save: *saveConfig, quiet: *quiet}, nil
+}
+
+// matchDocument builds the configuration document of a match: the bots,
+// then the keys the other flags set, in the order given.
+func matchDocument(bots []botSpec, sets overrides) (*tournament.Document, error) {
+	doc := tournament.NewDocument()
+	doc.Describe("bots", "--bot")
+	doc.Describe("game.name", "--game")
+	first := map[string]string{}
+	for _, b := range bots {
+		// The document names bots by name: say what the configuration
+		// would of two bots of one name.
+		if f, dup := first[b.name]; dup {
+			return nil, usagef("%s: duplicate bot name %q (first used on %s); give one of them name=...", b.source, b.name, f)
+		}
+		first[b.name] = b.source
+		doc.AddBot(b.name, b.source)
+		for _, kv := range b.keys {
+			k, v := kv[0], kv[1]
+			var err error
+			switch k {
+			case "cmd":
+				words, werr := splitWords(v)
+				if werr != nil || len(words) == 0 {
+					return nil, usagef("--bot %s: cmd: want a command line, got %q", b.spec, v)
+				}
+				if err = doc.SetValue("bots."+b.name+".command", words[0], b.source); err == nil && len(words) > 1 {
+					err = doc.SetValue("bots."+b.name+".args", words[1:], b.source)
+				}
+			case "args":
+				words, werr := splitWords(v)
+				if werr != nil {
+					return nil, usagef("--bot %s: args: %v", b.spec, werr)
+				}
+				err = doc.SetValue("bots."+b.name+".args", words, b.source)
+			default:
+				err = doc.Set(tournament.Override{Key: "bots." + b.name + "." + k, Value: v, Source: b.source})
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !hasKey(sets, "name") && len(bots) == 2 {
+		if err := doc.SetValue("name", bots[0].name+"-vs-"+bots[1].name, "--name"); err != nil {
+			return nil, err
+		}
+	} else if !hasKey(sets, "name") {
+		if err := doc.SetValue("name", "match", "--name"); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range sets {
+		if err := doc.Set(o); err != nil {
+			return nil, err
+		}
+	}
+	return doc, nil
+}
+
+func hasKey(sets overrides, key string) bool {
+	for _, o := range sets {
+		if o.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// fitGames sets the rounds and the number of openings so that the match
+// has at least n games in whole colour-reversed pairs: with P pairings and
+// O openings a round has 2·P·O games; R rounds of the first L openings make
+// 2·P·L·R.
+func fitGames(doc *tournament.Document, n int, path, dir string, stderr io.Writer) error {
+	cfg, err := doc.Config(path, dir)
+	if err != nil {
+		return err
+	}
+	if cfg.Openings.Limit > 0 {
+		return usagef("--games sets openings.limit itself: give one or the other")
+	}
+	openings, err := tournament.LoadOpenings(cfg)
+	if err != nil {
+		return err
+	}
+	one, err := tournament.NewSchedule(cfg.Format.Kind, 1, cfg.BotNames(), cfg.Format.Players, openings[:1])
+	if err != nil {
+		return err
+	}
+	pairings, o := len(one.Games)/2, len(openings)
+	rounds := (n + 2*pairings*o - 1) / (2 * pairings * o)
+	limit := (n + 2*pairings*rounds - 1) / (2 * pairings * rounds)
+	src := "--games " + strconv.Itoa(n)
+	if err := doc.SetValue("format.rounds", int64(rounds), src); err != nil {
+		return err
+	}
+	if limit < o {
+		if err := doc.SetValue("openings.limit", int64(limit), src); err != nil {
+			return err
+		}
+	}
+	if total := 2 * pairings * limit * rounds; total != n {
+		fmt.Fprintf(stderr, "%s: playing %d games (%d of %d openings, %d %s, both colours, %d %s)\n",
+			src, total, limit, o, pairings, plural(pairings, "pairing", "pairings"), rounds, plural(rounds, "round", "rounds"))
+	}
+	return nil
+}
+
+// plural picks the word for a count.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// saveMatchConfig writes the document as a TOML file. An existing file is
+// replaced only if it holds the same configuration (the same match run
+// again), so that a hand-written configuration is never overwritten.
+func saveMatchConfig(doc *tournament.Document, path string) error {
+	body, err := doc.Encode()
+	if err != nil {
+		return err
+	}
+	text := append([]byte("# A match configuration written by arena match; play or resume it with\n#   arena run "+shellQuote(path)+"\n\n"), body...)
+	if old, err := os.ReadFile(path); err == nil && !bytes.Equal(old, text) {
+		return fmt.Errorf("--save-config: %s exists and holds another configuration; remove it or choose another file", path)
+	}
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		return fmt.Errorf("--save-config: %w", err)
+	}
+	return nil
+}
+
+// parseBotSpec parses a --bot value: comma-separated KEY=VALUE items, a
+// value in quotes holding commas.
+func parseBotSpec(spec string) (botSpec, error) {
+	b := botSpec{spec: spec, source: "--bot " + shellQuote(spec)}
+	items, err := splitQuoted(spec, func(r rune) bool { return r == ',' }, false)
+	if err != nil {
+		return b, err
+	}
+	var builtinName, command string
+	for _, item := range items {
+		k, v, ok := strings.Cut(item, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return b, fmt.Errorf("%q is not KEY=VALUE (a bot is e.g. name=mine,cmd=./mybot or builtin=alphabeta)", item)
+		}
+		v = unquote(strings.TrimSpace(v))
+		switch k {
+		case "name":
+			b.name = v
+		case "builtin":
+			builtinName = v
+		case "cmd", "command":
+			if words, err := splitWords(v); err == nil && len(words) > 0 {
+				command = words[0]
+			}
+			if k == "command" {
+				command = v
+			}
+		}
+		if k != "name" {
+			b.keys = append(b.keys, [2]string{k, v})
+		}
+	}
+	if b.name == "" {
+		switch {
+		case builtinName != "":
+			b.name = builtinName
+		case command != "":
+			base := filepath.Base(command)
+			b.name = strings.TrimSuffix(base, filepath.Ext(base))
+		default:
+			return b, errors.New("a bot needs cmd=COMMAND or builtin=NAME")
+		}
+	}
+	return b, nil
+}
+
+// parseClock parses a --tc value, BASE+INC, into two durations.
+func parseClock(s string) (base, inc string, err error) {
+	b, i, ok := strings.Cut(s, "+")
+	if !ok {
+		i = "0"
+	}
+	bd, err1 := parseSeconds(b)
+	id, err2 := parseSeconds(i)
+	if err := errors.Join(err1, err2); err != nil || bd <= 0 {
+		return "", "", fmt.Errorf("%q: want BASE+INC, e.g. 10+0.1 (seconds) or 1m+1s", s)
+	}
+	return bd.String(), id.String(), nil
+}
+
+// parseSeconds reads a time as seconds (0.1) or a duration (100ms).
+func parseSeconds(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		if f < 0 || f > 1e9 {
+			return 0, fmt.Errorf("%q is out of range", s)
+		}
+		return time.Duration(f * float64(time.Second)).Round(time.Millisecond), nil
+	}
+	return time.ParseDuration(s)
+}
+
+// parseOpenings turns an --openings value into configuration keys.
+func parseOpenings(s string) (overrides, error) {
+	src := "--openings " + shellQuote(s)
+	set := func(kv ...string) overrides {
+		var out overrides
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, tournament.Override{Key: kv[i], Value: kv[i+1], Source: src})
+		}
+		return out
+	}
+	switch kind, arg, _ := strings.Cut(s, ":"); kind {
+	case "ballots":
+		if arg == "" {
+			arg = tournament.DeckACF
+		}
+		return set("openings.deck", arg), nil
+	case "random":
+		plies, count, hasCount := strings.Cut(arg, ":")
+		if plies == "" {
+			return nil, fmt.Errorf("%q: want random:PLIES or random:PLIES:COUNT", s)
+		}
+		if hasCount {
+			return set("openings.plies", plies, "openings.count", count), nil
+		}
+		return set("openings.plies", plies), nil
+	}
+	return set("openings.file", s), nil
+}
+
+// splitWords splits a command line into words as a shell does, minus
+// expansions: blanks separate words, quotes group them.
+func splitWords(s string) ([]string, error) {
+	return splitQuoted(s, unicode.IsSpace, true)
+}
+
+// splitQuoted splits s at the runes for which sep is true, outside single
+// or double quotes. With strip the quotes are removed (as a shell does);
+// otherwise they are kept, and empty parts are dropped only when strip.
+func splitQuoted(s string, sep func(rune) bool, strip bool) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	var quote rune
+	inWord := false
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+			if !strip {
+				cur.WriteRune(r)
+			}
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+			if !strip {
+				cur.WriteRune(r)
+			}
+		case sep(r):
+			if inWord || !strip {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			inWord = false
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("%q: unbalanced %c quote", s, quote)
+	}
+	if inWord || (!strip && (cur.Len() > 0 || len(out) > 0)) {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}
+
+// unquote removes quotes around a whole value.
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && !strings.ContainsRune(v[1:len(v)-1], rune(v[0])) {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
