@@ -61,7 +61,7 @@ type botSpec struct {
 // runMatch is "arena match": the flags become a configuration document,
 // which is loaded, validated and played exactly as a file would be.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	m, err := parseMatch(args, stderr)
+	m, err := parseMatch(ctx, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ type match struct {
 
 // parseMatch parses the flags of arena match into a configuration, checked
 // as Load checks a file. Notes (how --games was met) go to stderr.
-func parseMatch(args []string, stderr io.Writer) (*match, error) {
+func parseMatch(ctx context.Context, args []string, stderr io.Writer) (*match, error) {
 	fs := newFlagSet("match", matchUsage)
 	var sets overrides
 	key := func(name, k, usage string) { fs.Var(keyFlag{name, k, &sets}, name, usage) }
@@ -179,7 +179,7 @@ func parseMatch(args []string, stderr io.Writer) (*match, error) {
 		return nil, err
 	}
 	if *games > 0 {
-		if err := fitGames(doc, *games, *saveConfig, wd, stderr); err != nil {
+		if err := fitGames(ctx, doc, *games, *saveConfig, wd, stderr); err != nil {
 			return nil, err
 		}
 	}
@@ -261,7 +261,7 @@ func hasKey(sets overrides, key string) bool {
 // has at least n games in whole colour-reversed pairs: with P pairings and
 // O openings a round has 2·P·O games; R rounds of the first L openings make
 // 2·P·L·R.
-func fitGames(doc *tournament.Document, n int, path, dir string, stderr io.Writer) error {
+func fitGames(ctx context.Context, doc *tournament.Document, n int, path, dir string, stderr io.Writer) error {
 	cfg, err := doc.Config(path, dir)
 	if err != nil {
 		return err
@@ -269,7 +269,7 @@ func fitGames(doc *tournament.Document, n int, path, dir string, stderr io.Write
 	if cfg.Openings.Limit > 0 {
 		return usagef("--games sets openings.limit itself: give one or the other")
 	}
-	openings, err := tournament.LoadOpenings(cfg)
+	openings, err := tournament.LoadOpenings(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -277,7 +277,7 @@ func fitGames(doc *tournament.Document, n int, path, dir string, stderr io.Write
 	if err != nil {
 		return err
 	}
-	pairings, o := len(one.Games)/2, len(openings)
+	pairings, o := one.Pairs(), len(openings)
 	rounds := (n + 2*pairings*o - 1) / (2 * pairings * o)
 	limit := (n + 2*pairings*rounds - 1) / (2 * pairings * rounds)
 	src := "--games " + strconv.Itoa(n)
