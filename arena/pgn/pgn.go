@@ -1,7 +1,6 @@
 package pgn
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -115,17 +114,25 @@ func (r *Record) Forfeit() bool {
 // ParseResult decodes a result as PGN or PDN writes it: 1-0, 0-1, 1/2-1/2
 // (or ½-½), *, and PDN's 2-0, 0-2 and 1-1.
 func ParseResult(s string) (game.Result, error) {
-	switch strings.TrimSpace(s) {
-	case "1-0", "2-0":
-		return game.WhiteWins, nil
-	case "0-1", "0-2":
-		return game.BlackWins, nil
-	case "1/2-1/2", "½-½", "1-1":
-		return game.Draw, nil
-	case "*":
-		return game.Ongoing, nil
+	if res, ok := parseResult([]byte(strings.TrimSpace(s))); ok {
+		return res, nil
 	}
 	return game.Ongoing, fmt.Errorf("%w: unknown result %q", ErrSyntax, s)
+}
+
+// parseResult decodes a result token without allocating.
+func parseResult(s []byte) (game.Result, bool) {
+	switch string(s) {
+	case "1-0", "2-0":
+		return game.WhiteWins, true
+	case "0-1", "0-2":
+		return game.BlackWins, true
+	case "1/2-1/2", "½-½", "1-1":
+		return game.Draw, true
+	case "*":
+		return game.Ongoing, true
+	}
+	return game.Ongoing, false
 }
 
 // Limits that keep a damaged or hostile file from exhausting memory.
@@ -133,57 +140,143 @@ const (
 	maxTagValue = 1 << 16
 	maxTagName  = 256
 	maxTags     = 1024
+	// bufSize holds any line the reader must see whole: a tag pair of the
+	// longest name and value. Longer lines are handed over in pieces cut
+	// at a blank.
+	bufSize = 256 << 10
 )
 
-// Reader reads records one by one.
+// byte classes of move text
+const (
+	clsWord  = iota // part of a word
+	clsBlank        // separates words
+	clsDelim        // a one-byte token: { } ( ) [ ] ; $
+	clsCtrl         // never in PGN text: the input is binary
+)
+
+var class = func() (t [256]byte) {
+	for c := range 0x20 {
+		t[c] = clsCtrl
+	}
+	for _, c := range []byte(" \t\r\n\f\v\x1a") { // Ctrl-Z ends some old DOS files
+		t[c] = clsBlank
+	}
+	for _, c := range []byte("{}()[];$") {
+		t[c] = clsDelim
+	}
+	t[0x7f] = clsCtrl
+	return t
+}()
+
+// Reader reads records one by one. It holds one buffer of input and the
+// tag text of the current record; the move text is scanned and dropped.
 type Reader struct {
-	in   *bufio.Reader
+	src  io.Reader
 	file string
-	line int
-	col  int // bytes read on the current line
-	err  error
-	// pending holds a tag that started the next game.
-	pendingLine int
-	hasPending  bool
-	pending     Tag
+	err  error // sticky: returned by every later Next
+
+	buf      []byte
+	pos, end int
+	eof      bool
+	readErr  error
+	line     int  // number of the line that starts at buf[pos]
+	midLine  bool // buf[pos] continues a line handed over in pieces
+	bomDone  bool
+	commentL int  // line of the open brace comment; 0 when none is open
+	restSkip bool // the rest of the line is a comment (after ';' or '%')
+
+	// The rest of the current line, kept across records when a game ends
+	// in the middle of a line.
+	cur     []byte
+	curLine int
+	curCol0 bool // cur starts at the beginning of its line
+
+	// The record being read.
+	rec     *Record
+	inMoves bool // move text seen after the tags
+	depth   int  // variation nesting
+	token   []byte
+	tagText []byte
+	tagPos  []tagSpan
 }
+
+// tagSpan locates one tag pair's name and value in Reader.tagText.
+type tagSpan struct{ name, value, end int }
 
 // NewReader returns a Reader of r; file names the input in errors.
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{in: bufio.NewReaderSize(r, 64<<10), file: file, line: 1}
+	return &Reader{src: r, file: file, buf: make([]byte, bufSize), line: 1}
 }
 
 func (r *Reader) syntax(line int, format string, args ...any) error {
 	return &SyntaxError{File: r.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// readByte returns the next byte, keeping the line count.
-func (r *Reader) readByte() (byte, error) {
-	c, err := r.in.ReadByte()
-	if err != nil {
-		return 0, err
+// nextLine hands over the next line without its newline, or the next
+// piece of a line longer than the buffer (cut after a blank). col0 reports
+// that the piece starts its line. ok is false at the end of the input.
+func (r *Reader) nextLine() (line []byte, num int, col0, ok bool, err error) {
+	if !r.bomDone {
+		for r.end-r.pos < 3 && !r.eof {
+			r.fill()
+		}
+		if bytes.HasPrefix(r.buf[r.pos:r.end], []byte("\xef\xbb\xbf")) {
+			r.pos += 3
+		}
+		r.bomDone = true
 	}
-	if c == '\n' {
-		r.line++
-		r.col = 0
-	} else {
-		r.col++
-	}
-	return c, nil
-}
-
-// unreadByte steps back over the byte just read, which was not a newline.
-func (r *Reader) unreadByte() {
-	_ = r.in.UnreadByte()
-	r.col--
-}
-
-// skipLine skips to the end of the line.
-func (r *Reader) skipLine() error {
 	for {
-		c, err := r.readByte()
-		if err != nil || c == '\n' {
-			return err
+		if i := bytes.IndexByte(r.buf[r.pos:r.end], '\n'); i >= 0 {
+			line, num, col0 = r.buf[r.pos:r.pos+i], r.line, !r.midLine
+			r.pos += i + 1
+			r.line++
+			r.midLine = false
+			return line, num, col0, true, nil
+		}
+		if r.eof {
+			if r.pos == r.end {
+				return nil, r.line, false, false, r.readErr
+			}
+			line, num, col0 = r.buf[r.pos:r.end], r.line, !r.midLine
+			r.pos = r.end
+			r.midLine = true
+			return line, num, col0, true, nil
+		}
+		if r.pos == 0 && r.end == len(r.buf) {
+			// A line longer than the buffer: hand over what ends in a
+			// blank, so that no word is cut.
+			cut := r.end
+			if i := bytes.LastIndexAny(r.buf[:r.end], " \t"); i > 0 {
+				cut = i + 1
+			}
+			line, num, col0 = r.buf[:cut], r.line, !r.midLine
+			r.pos = cut
+			r.midLine = true
+			return line, num, col0, true, nil
+		}
+		r.fill()
+	}
+}
+
+// fill moves the unread bytes to the front of the buffer and reads more.
+func (r *Reader) fill() {
+	n := copy(r.buf, r.buf[r.pos:r.end])
+	r.pos, r.end = 0, n
+	for empty := 0; r.end < len(r.buf); empty++ {
+		m, err := r.src.Read(r.buf[r.end:])
+		r.end += m
+		if err == nil && m == 0 && empty >= 100 {
+			err = io.ErrNoProgress
+		}
+		if err != nil {
+			r.eof = true
+			if !errors.Is(err, io.EOF) {
+				r.readErr = err
+			}
+			return
+		}
+		if m > 0 {
+			return
 		}
 	}
 }
@@ -196,217 +289,237 @@ func (r *Reader) Next() (*Record, error) {
 	rec, err := r.next()
 	if err != nil {
 		r.err = err
-		if errors.Is(err, io.EOF) && rec != nil {
-			return rec, nil
-		}
 		return nil, err
 	}
 	return rec, nil
 }
 
 func (r *Reader) next() (*Record, error) {
-	var rec *Record
-	start := func(line int) {
-		if rec == nil {
-			rec = &Record{Line: line}
-		}
-	}
-	if r.hasPending {
-		start(r.pendingLine)
-		rec.Tags = append(rec.Tags, r.pending)
-		r.hasPending = false
-	}
-	inMoves := false // move text seen after the tags
-	depth := 0       // variation nesting
-	token := ""      // termination token seen
-	finish := func() *Record {
-		rec.Result = game.Ongoing
-		if res, err := ParseResult(rec.Tag("Result")); err == nil && (res != game.Ongoing || token == "") {
-			rec.Result = res
-		} else if res, err := ParseResult(token); err == nil {
-			rec.Result = res
-		}
-		return rec
-	}
+	r.rec, r.inMoves, r.depth, r.token = nil, false, 0, nil
+	r.tagText, r.tagPos = r.tagText[:0], r.tagPos[:0]
 	for {
-		if r.line == 1 && r.col == 0 {
-			if bom, _ := r.in.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-				_, _ = r.in.Discard(3)
-			}
-		}
-		col := r.col
-		c, err := r.readByte()
-		if err != nil {
-			if errors.Is(err, io.EOF) && rec != nil {
-				return finish(), io.EOF
-			}
-			return nil, err
-		}
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v':
-		case c == '%' && col == 0:
-			if err := r.skipLine(); err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
-			}
-		case c == ';':
-			if err := r.skipLine(); err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
-			}
-		case c == '{':
-			if err := r.skipComment(); err != nil {
-				return nil, err
-			}
-		case c == '(':
-			depth++
-		case c == ')':
-			if depth > 0 {
-				depth--
-			}
-		case c == '[' && (depth == 0 || col == 0):
-			// A tag pair; one at the start of a line also ends a
-			// variation that was never closed.
-			depth = 0
-			line := r.line
-			tag, err := r.readTag()
+		if r.cur == nil {
+			line, num, col0, ok, err := r.nextLine()
 			if err != nil {
 				return nil, err
 			}
-			if inMoves {
+			if !ok {
+				if r.commentL > 0 {
+					return nil, r.syntax(r.commentL, "comment is not closed")
+				}
+				if r.rec != nil {
+					return r.finish(), nil
+				}
+				return nil, io.EOF
+			}
+			r.cur, r.curLine, r.curCol0 = line, num, col0
+		}
+		done, err := r.scanLine()
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return r.finish(), nil
+		}
+	}
+}
+
+// start begins a record on the given line, if none is begun.
+func (r *Reader) start(line int) {
+	if r.rec == nil {
+		r.rec = &Record{Line: line}
+	}
+}
+
+// scanLine consumes r.cur. It reports done when the record ends inside
+// the line; r.cur then holds the rest (nil when the line is used up).
+func (r *Reader) scanLine() (done bool, err error) {
+	s, line := r.cur, r.curLine
+	i := 0
+	defer func() {
+		if done && i < len(s) {
+			r.cur, r.curCol0 = s[i:], false
+		} else {
+			r.cur = nil
+		}
+	}()
+	if r.restSkip {
+		if !r.curCol0 {
+			return false, nil // the line continues a comment
+		}
+		r.restSkip = false
+	}
+	if r.commentL > 0 {
+		j := bytes.IndexByte(s, '}')
+		if j < 0 {
+			return false, nil
+		}
+		r.commentL = 0
+		i = j + 1
+	}
+	for i < len(s) {
+		c := s[i]
+		switch class[c] {
+		case clsBlank:
+			i++
+			continue
+		case clsCtrl:
+			return false, r.syntax(line, "byte 0x%02x: not PGN/PDN text", c)
+		}
+		switch {
+		case (c == '%' && i == 0 && r.curCol0) || c == ';':
+			// An escape line, or a comment to the end of the line.
+			r.restSkip = true
+			return false, nil
+		case c == '{':
+			j := bytes.IndexByte(s[i+1:], '}')
+			if j < 0 {
+				r.commentL = line
+				return false, nil
+			}
+			i += j + 2
+		case c == '(':
+			r.depth++
+			i++
+		case c == ')':
+			if r.depth > 0 {
+				r.depth--
+			}
+			i++
+		case c == '[' && (r.depth == 0 || (i == 0 && r.curCol0)):
+			// A tag pair; one at the start of a line also ends a
+			// variation that was never closed.
+			if r.inMoves {
 				// A tag after move text starts the next game: the
 				// current one lacked its termination token.
-				r.pending, r.pendingLine, r.hasPending = tag, line, true
-				return finish(), nil
+				return true, nil
 			}
-			start(line)
-			if len(rec.Tags) >= maxTags {
-				return nil, r.syntax(line, "more than %d tags in one game", maxTags)
+			r.depth = 0
+			r.start(line)
+			if len(r.tagPos) >= maxTags {
+				return false, r.syntax(line, "more than %d tags in one game", maxTags)
 			}
-			rec.Tags = append(rec.Tags, tag)
+			n, err := r.readTag(s[i+1:], line)
+			if err != nil {
+				return false, err
+			}
+			i += 1 + n
 		default:
-			line := r.line
-			word, err := r.readWord(c)
-			if err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
+			j := i + 1
+			for j < len(s) && class[s[j]] == clsWord {
+				j++
 			}
-			start(line)
-			inMoves = true
-			if depth == 0 {
-				if _, perr := ParseResult(word); perr == nil {
-					token = word
-					return finish(), nil
+			if j < len(s) && class[s[j]] == clsCtrl {
+				return false, r.syntax(line, "byte 0x%02x: not PGN/PDN text", s[j])
+			}
+			word := s[i:j]
+			i = j
+			r.start(line)
+			r.inMoves = true
+			if r.depth == 0 {
+				if _, ok := parseResult(word); ok {
+					r.token = word
+					return true, nil
 				}
 			}
-			if errors.Is(err, io.EOF) {
-				return finish(), io.EOF
-			}
 		}
 	}
+	return false, nil
 }
 
-// skipComment skips a brace comment whose '{' was just read.
-func (r *Reader) skipComment() error {
-	line := r.line
+// readTag reads a tag pair after its '[': a name, a quoted value with \"
+// and \\ escapes, and ']', all within s. It returns the bytes used.
+func (r *Reader) readTag(s []byte, line int) (int, error) {
+	i := skipBlanks(s, 0)
+	nameStart := len(r.tagText)
+	for i < len(s) && isNameByte(s[i]) {
+		if len(r.tagText)-nameStart >= maxTagName {
+			return 0, r.syntax(line, "tag name longer than %d bytes", maxTagName)
+		}
+		r.tagText = append(r.tagText, s[i])
+		i++
+	}
+	if len(r.tagText) == nameStart {
+		return 0, r.syntax(line, "tag pair without a name")
+	}
+	name := string(r.tagText[nameStart:]) // for errors only
+	i = skipBlanks(s, i)
+	if i >= len(s) || s[i] != '"' {
+		return 0, r.syntax(line, "tag %s: value must be a quoted string", name)
+	}
+	i++
+	valueStart := len(r.tagText)
 	for {
-		c, err := r.readByte()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return r.syntax(line, "comment is not closed")
-			}
-			return err
+		j := i
+		for j < len(s) && s[j] != '"' && s[j] != '\\' {
+			j++
 		}
-		if c == '}' {
-			return nil
+		if len(r.tagText)-valueStart+j-i > maxTagValue {
+			return 0, r.syntax(line, "tag %s: value longer than %d bytes", name, maxTagValue)
 		}
-	}
-}
-
-// readWord reads a move-text symbol that starts with c. Words longer than
-// a move are cut short; the rest is read as further words.
-func (r *Reader) readWord(c byte) (string, error) {
-	var b strings.Builder
-	b.WriteByte(c)
-	for b.Len() < 64 {
-		c, err := r.readByte()
-		if err != nil {
-			return b.String(), err
+		r.tagText = append(r.tagText, s[i:j]...)
+		if j >= len(s) || (s[j] == '\\' && j+1 >= len(s)) {
+			return 0, r.syntax(line, "tag %s: value is not closed on its line", name)
 		}
-		switch c {
-		case ' ', '\t', '\r', '\n', '\f', '\v':
-			return b.String(), nil // the blank separates and is done with
-		case '{', '}', '(', ')', '[', ']', ';', '$':
-			r.unreadByte()
-			return b.String(), nil
-		}
-		b.WriteByte(c)
-	}
-	return b.String(), nil
-}
-
-// readTag reads a tag pair whose '[' was just read: a name, a quoted value
-// with \" and \\ escapes, and ']', all on one line.
-func (r *Reader) readTag() (Tag, error) {
-	line := r.line
-	var t Tag
-	var name strings.Builder
-	c, err := r.skipBlanks()
-	for err == nil && isNameByte(c) {
-		if name.Len() >= maxTagName {
-			return t, r.syntax(line, "tag name longer than %d bytes", maxTagName)
-		}
-		name.WriteByte(c)
-		c, err = r.readByte()
-	}
-	if name.Len() == 0 {
-		return t, r.syntax(line, "tag pair without a name")
-	}
-	t.Name = name.String()
-	if err == nil && (c == ' ' || c == '\t') {
-		c, err = r.skipBlanks()
-	}
-	if err != nil || c != '"' {
-		return t, r.syntax(line, "tag %s: value must be a quoted string", t.Name)
-	}
-	var value strings.Builder
-	for {
-		c, err = r.readByte()
-		if err != nil || c == '\n' {
-			return t, r.syntax(line, "tag %s: value is not closed on its line", t.Name)
-		}
-		if c == '"' {
+		if s[j] == '"' {
+			i = j + 1
 			break
 		}
-		if c == '\\' {
-			next, err := r.readByte()
-			if err != nil || next == '\n' {
-				return t, r.syntax(line, "tag %s: value is not closed on its line", t.Name)
-			}
-			if next != '"' && next != '\\' {
-				value.WriteByte(c)
-			}
-			c = next
+		// A backslash escapes a quote or a backslash and is kept
+		// before anything else.
+		if next := s[j+1]; next != '"' && next != '\\' {
+			r.tagText = append(r.tagText, '\\')
 		}
-		if value.Len() >= maxTagValue {
-			return t, r.syntax(line, "tag %s: value longer than %d bytes", t.Name, maxTagValue)
+		r.tagText = append(r.tagText, s[j+1])
+		i = j + 2
+	}
+	valueEnd := len(r.tagText)
+	for valueEnd > valueStart && r.tagText[valueEnd-1] == '\r' {
+		valueEnd--
+	}
+	r.tagText = r.tagText[:valueEnd]
+	for k := valueStart; k < valueEnd; k++ {
+		if class[r.tagText[k]] == clsCtrl && r.tagText[k] != '\t' {
+			return 0, r.syntax(line, "tag %s: byte 0x%02x: not PGN/PDN text", name, r.tagText[k])
 		}
-		value.WriteByte(c)
 	}
-	t.Value = strings.TrimRight(value.String(), "\r")
-	c, err = r.skipBlanks()
-	if err != nil || c != ']' {
-		return t, r.syntax(line, "tag %s: missing ]", t.Name)
+	r.tagPos = append(r.tagPos, tagSpan{name: nameStart, value: valueStart, end: valueEnd})
+	i = skipBlanks(s, i)
+	if i >= len(s) || s[i] != ']' {
+		return 0, r.syntax(line, "tag %s: missing ]", name)
 	}
-	return t, nil
+	return i + 1, nil
 }
 
-// skipBlanks returns the next byte that is not a space, tab or carriage
-// return (a newline is returned).
-func (r *Reader) skipBlanks() (byte, error) {
-	for {
-		c, err := r.readByte()
-		if err != nil || (c != ' ' && c != '\t' && c != '\r') {
-			return c, err
+// skipBlanks returns the index of the first byte of s from i on that is
+// not a space, tab or carriage return.
+func skipBlanks(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// finish completes the current record: its tags, with every name and value
+// a substring of one string, and its result.
+func (r *Reader) finish() *Record {
+	rec := r.rec
+	if len(r.tagPos) > 0 {
+		text := string(r.tagText)
+		rec.Tags = make([]Tag, len(r.tagPos))
+		for i, p := range r.tagPos {
+			rec.Tags[i] = Tag{Name: text[p.name:p.value], Value: text[p.value:p.end]}
 		}
 	}
+	rec.Result = game.Ongoing
+	res, ok := parseResult([]byte(strings.TrimSpace(rec.Tag("Result"))))
+	switch {
+	case ok && (res != game.Ongoing || r.token == nil):
+		rec.Result = res
+	case r.token != nil:
+		rec.Result, _ = parseResult(r.token)
+	}
+	return rec
 }
 
 func isNameByte(c byte) bool {

@@ -166,6 +166,10 @@ func TestReaderErrors(t *testing.T) {
 		{"no name", "1-0\n\n[ \"a\"]", 3, "tag pair without a name", 1},
 		{"comment not closed", "[White \"a\"] 1-0\n[White \"b\"]\n{ never\nclosed", 3, "comment is not closed", 1},
 		{"huge name", "[" + strings.Repeat("N", 300) + " \"a\"]", 1, "tag name longer", 0},
+		{"binary", "\x7fELF\x02\x01\x01\x00\x00", 1, "byte 0x7f: not PGN/PDN text", 0},
+		{"binary after a game", "[White \"a\"] 1-0\n\n\x00\x00\x01", 3, "byte 0x00: not PGN/PDN text", 1},
+		{"control byte in a word", "[White \"a\"]\n1. e4\x01 1-0", 2, "byte 0x01", 0},
+		{"control byte in a tag", "[White \"a\x02\"]\n1-0", 1, "tag White: byte 0x02", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,6 +198,76 @@ func TestReaderErrors(t *testing.T) {
 	}
 	if got := err1.Error(); got != "line 1: tag White: value is not closed on its line" {
 		t.Errorf("error without file name %q", got)
+	}
+}
+
+// TestReaderLongLines: lines longer than the reader's buffer are read in
+// pieces without cutting a word, and a comment or variation that spans
+// pieces keeps its meaning.
+func TestReaderLongLines(t *testing.T) {
+	long := strings.Repeat("Nf3 {+0.25/12 0.31s} ", bufSize/10)
+	tests := []struct {
+		name   string
+		in     string
+		result game.Result
+		games  int
+	}{
+		{"moves on one line", "[White \"a\"]\n" + long + "1-0\n[White \"b\"] 0-1", game.WhiteWins, 2},
+		{"semicolon comment", "[White \"a\"]\n;" + long + "1-0\n0-1", game.BlackWins, 1},
+		{"escape line", "%" + long + "1-0\n[White \"a\"] 0-1", game.BlackWins, 1},
+		{"variation", "[White \"a\"]\n(" + long + "1-0) 0-1", game.BlackWins, 1},
+		{"brace comment", "[White \"a\"]\n{" + strings.Repeat("Nf3 +0.25/12 ", bufSize/5) + "1-0} 1/2-1/2", game.Draw, 1},
+		{"no blank at all", "[White \"a\"]\n" + strings.Repeat("x", 3*bufSize) + " 1-0", game.WhiteWins, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := ReadAll(strings.NewReader(tt.in), "long.pgn")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != tt.games || recs[0].Result != tt.result {
+				t.Fatalf("%d records, first %v; want %d, first %v", len(recs), recs[0].Result, tt.games, tt.result)
+			}
+		})
+	}
+}
+
+// oneByteReader hands over its input a byte at a time.
+type oneByteReader struct{ s string }
+
+func (r *oneByteReader) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0], r.s = r.s[0], r.s[1:]
+	return 1, nil
+}
+
+// TestReaderSmallReads: the result does not depend on how the input
+// arrives (a byte order mark split over reads included).
+func TestReaderSmallReads(t *testing.T) {
+	in := "\xef\xbb\xbf[White \"a\"]\r\n[Black \"b\"]\n\n1. e4 {x\ny} e5 1-0\n[White \"c\"] 0-1"
+	want, err := ReadAll(strings.NewReader(in), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadAll(&oneByteReader{in}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(want) != 2 {
+		t.Fatalf("%d and %d records, want 2", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].White() != want[i].White() || got[i].Result != want[i].Result || got[i].Line != want[i].Line {
+			t.Errorf("record %d read a byte at a time: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if got[0].White() != "a" {
+		t.Errorf("first White %q, want a (the byte order mark skipped)", got[0].White())
 	}
 }
 

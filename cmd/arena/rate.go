@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/arena-games/arena/arena/game"
@@ -64,19 +65,14 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("--model %q: want bayeselo or ordo", *model)
 	}
 
-	var games []rating.Game
-	var skipped skipLog
+	var im importer
 	for _, file := range files {
-		if err := ctx.Err(); err != nil {
+		if err := im.readFile(ctx, file); err != nil {
 			return err
 		}
-		recs, err := pgn.ReadFile(file)
-		if err != nil {
-			return err
-		}
-		games = append(games, pgnGames(file, recs, &skipped)...)
 	}
-	skipped.report(stderr)
+	im.skipped.report(stderr)
+	games := im.games
 	if len(games) == 0 {
 		return fmt.Errorf("no finished games in %s", strings.Join(files, ", "))
 	}
@@ -138,56 +134,108 @@ func (s *skipLog) report(w io.Writer) {
 	}
 }
 
-// pgnGames converts a file's records to rating games. Games with the same
-// PairKey tag (the arena writes one) are a colour-reversed pair; without
-// that tag, two consecutive games with the same opening and the players'
-// colours swapped are one, as cutechess and fastchess play them. A game
-// whose Termination tag records a forfeit is marked as one, so that it
-// counts for the ratings but not for the side balance.
-func pgnGames(file string, recs []pgn.Record, skipped *skipLog) []rating.Game {
-	var out []rating.Game
-	prev := -1 // index in out of a game that may start a pair
-	for i := range recs {
-		r := &recs[i]
-		white, black := r.White(), r.Black()
-		skip := ""
-		switch {
-		case r.Result == game.Ongoing:
-			skip = "that did not finish"
-		case white == "" || black == "":
-			skip = "without both player names"
-		case white == black:
-			skip = "of a player against itself"
-		}
-		if skip != "" {
-			skipped.add(skip, file, r.Line)
-			prev = -1
-			continue
-		}
-		g := rating.Game{
-			White: white, Black: black,
-			FirstMover: r.FirstMover(),
-			Result:     r.Result,
-			Opening:    r.Opening(),
-			Forfeit:    r.Forfeit(),
-		}
-		if key := r.Tag("PairKey"); key != "" {
-			// The arena's own files name the pairs.
-			g.PairKey = file + "#" + key
-			out = append(out, g)
-			prev = -1
-			continue
-		}
-		if prev >= 0 && out[prev].PairKey == "" && g.Opening != "" && g.Opening == out[prev].Opening &&
-			g.White == out[prev].Black && g.Black == out[prev].White {
-			key := fmt.Sprintf("%s#%d", file, i)
-			out[prev].PairKey, g.PairKey = key, key
-			out = append(out, g)
-			prev = -1
-			continue
-		}
-		out = append(out, g)
-		prev = len(out) - 1
+// importer turns the records of PGN/PDN files into rating games, one
+// record at a time: the files are streamed, the move text is skipped, and
+// the names that recur (players, openings) are stored once.
+type importer struct {
+	games   []rating.Game
+	skipped skipLog
+	strs    map[string]string
+}
+
+// intern returns s, stored once however many records repeat it.
+func (im *importer) intern(s string) string {
+	if v, ok := im.strs[s]; ok {
+		return v
 	}
-	return out
+	if im.strs == nil {
+		im.strs = make(map[string]string)
+	}
+	v := strings.Clone(s)
+	im.strs[v] = v
+	return v
+}
+
+// readFile adds the games of one file. Games with the same PairKey tag
+// (the arena writes one) are a colour-reversed pair; without that tag, two
+// consecutive games with the same opening and the players' colours
+// swapped are one, as cutechess and fastchess play them. A game whose
+// Termination tag records a forfeit is marked as one, so that it counts
+// for the ratings but not for the side balance. A file that holds no tag
+// pair at all is not PGN/PDN, and an error.
+func (im *importer) readFile(ctx context.Context, file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rd := pgn.NewReader(f, file)
+	prev := -1 // index in im.games of a game that may start a pair
+	records, tagged := 0, false
+	for ; ; records++ {
+		if records%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		r, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var se *pgn.SyntaxError
+			if !errors.As(err, &se) {
+				err = fmt.Errorf("%s: %w", file, err)
+			}
+			return err
+		}
+		tagged = tagged || len(r.Tags) > 0
+		g, ok := im.game(file, r)
+		switch {
+		case !ok:
+			prev = -1
+			continue
+		case r.Tag("PairKey") != "":
+			// The arena's own files name the pairs.
+			g.PairKey = file + "#" + r.Tag("PairKey")
+			prev = -1
+		case prev >= 0 && g.Opening != "" && g.Opening == im.games[prev].Opening &&
+			g.White == im.games[prev].Black && g.Black == im.games[prev].White:
+			key := file + "#" + strconv.Itoa(records)
+			im.games[prev].PairKey, g.PairKey = key, key
+			prev = -1
+		default:
+			prev = len(im.games)
+		}
+		im.games = append(im.games, g)
+	}
+	if records > 0 && !tagged {
+		return fmt.Errorf("%s is not a PGN/PDN file: none of its %d records has a tag pair", file, records)
+	}
+	return nil
+}
+
+// game converts a record, or counts it as skipped and reports false.
+func (im *importer) game(file string, r *pgn.Record) (rating.Game, bool) {
+	white, black := r.White(), r.Black()
+	skip := ""
+	switch {
+	case r.Result == game.Ongoing:
+		skip = "that did not finish"
+	case white == "" || black == "":
+		skip = "without both player names"
+	case white == black:
+		skip = "of a player against itself"
+	}
+	if skip != "" {
+		im.skipped.add(skip, file, r.Line)
+		return rating.Game{}, false
+	}
+	return rating.Game{
+		White: im.intern(white), Black: im.intern(black),
+		FirstMover: r.FirstMover(),
+		Result:     r.Result,
+		Opening:    im.intern(r.Opening()),
+		Forfeit:    r.Forfeit(),
+	}, true
 }

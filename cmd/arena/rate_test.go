@@ -142,6 +142,8 @@ func TestRateErrors(t *testing.T) {
 	broken := writeTemp(t, "broken.pgn", "[White \"a\"]\n[Black \"b]\n1-0\n")
 	empty := writeTemp(t, "empty.pgn", "[White \"a\"]\n[Black \"b\"]\n*\n")
 	missing := filepath.Join(t.TempDir(), "missing.pgn")
+	garbage := writeTemp(t, "garbage.bin", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xcb\x48\xcd\xc9\xc9\x07\x00")
+	prose := writeTemp(t, "notes.txt", "Ratings of the spring cup.\nAll games 1-0 or draws.\n")
 	tests := []struct {
 		args []string
 		code int
@@ -154,6 +156,8 @@ func TestRateErrors(t *testing.T) {
 		{[]string{"rate", missing}, 1, missing},
 		{[]string{"rate", fixture, broken}, 1, broken + ":2: tag Black"},
 		{[]string{"rate", empty}, 1, "no finished games in " + empty},
+		{[]string{"rate", garbage}, 1, garbage + ":1: byte 0x1f: not PGN/PDN text"},
+		{[]string{"rate", fixture, prose}, 1, prose + " is not a PGN/PDN file: none of its 2 records has a tag pair"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
