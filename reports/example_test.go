@@ -29,13 +29,13 @@ func exampleAnalysis() *rating.Analysis {
 }
 
 func ExampleWriteCSV() {
-	if err := reports.WriteCSV(os.Stdout, exampleAnalysis()); err != nil {
+	if err := reports.WriteCSV(os.Stdout, reports.Meta{}, exampleAnalysis()); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
-	// rank,name,group,elo,interval,games,wins,draws,losses,points,score_pct,draw_pct,first_games,first_score_pct,second_games,second_score_pct,los_next_pct
-	// 1,alpha,1,70.5,69.6,16,10,3,3,11.5,71.9,18.8,8,87.5,8,56.2,97.6
-	// 2,beta,1,-70.5,69.6,16,3,3,10,4.5,28.1,18.8,8,43.8,8,12.5,
+	// rank,name,group,elo,interval,games,wins,draws,losses,points,score_pct,draw_pct,first_games,first_score_pct,second_games,second_score_pct,los_next_pct,elo_bound,run_played,run_scheduled,run_finished
+	// 1,alpha,1,70.5,69.6,16,10,3,3,11.5,71.9,18.8,8,87.5,8,56.2,97.6,,16,,
+	// 2,beta,1,-70.5,69.6,16,3,3,10,4.5,28.1,18.8,8,43.8,8,12.5,,,16,,
 }
 
 func ExampleWriteTerminal() {
@@ -52,20 +52,21 @@ func ExampleWriteTerminal() {
 	// │ 1 │ alpha  │ +71 │    70 │    16 │ 10 │ 3 │  3 │ 71.9% │ 18.8% │     87.5% │     56.2% │    97.6% │
 	// │ 2 │ beta   │ -71 │    70 │    16 │  3 │ 3 │ 10 │ 28.1% │ 18.8% │     43.8% │     12.5% │        – │
 	// └───┴────────┴─────┴───────┴───────┴────┴───┴────┴───────┴───────┴───────────┴───────────┴──────────┘
-	// 16 games; model bayeselo; first-mover advantage +98 ± 142 Elo (112.7 before scaling); drawElo 130.8, display scale 0.871; draw rate between equal players 36.0%; prior 2 virtual draws.
+	// 16 games; model bayeselo; first-mover advantage +98 ± 142 Elo (112.7 before scaling); drawElo 130.8, display scale 0.871; draw rate between equal players 36.0% (95% interval 7.4% to 59.1%); prior 2 virtual draws.
 	//
-	// ┌─────────────────────────────┬──────────────────────┐
-	// │     First mover (white)     │     These games      │
-	// ├─────────────────────────────┼──────────────────────┤
-	// │ Games                       │                   16 │
-	// │ Wins                        │            9 (56.2%) │
-	// │ Draws                       │            3 (18.8%) │
-	// │ Losses                      │            4 (25.0%) │
-	// │ Score (95% interval)        │ 65.6% [44.0%, 82.3%] │
-	// │ z-test                      │  z = 1.48, p = 0.139 │
-	// │ Sign test on decisive games │            p = 0.267 │
-	// │ Fitted advantage            │        +98 ± 142 Elo │
-	// └─────────────────────────────┴──────────────────────┘
+	// The first mover (white) scores 65.6% (95% CI 44.0–82.3%) over 16 games: no evidence of imbalance at this sample size; about 3,500 more games would detect a 2% edge.
+	// ┌─────────────────────────────┬───────────────────────────────────┐
+	// │     First mover (white)     │            These games            │
+	// ├─────────────────────────────┼───────────────────────────────────┤
+	// │ Games                       │                                16 │
+	// │ Wins                        │                         9 (56.2%) │
+	// │ Draws                       │                         3 (18.8%) │
+	// │ Losses                      │                         4 (25.0%) │
+	// │ Score (95% interval)        │              65.6% [44.0%, 82.3%] │
+	// │ z-test                      │ not shown for 16 games (needs 20) │
+	// │ Sign test on decisive games │                         p = 0.267 │
+	// │ Fitted advantage            │                     +98 ± 142 Elo │
+	// └─────────────────────────────┴───────────────────────────────────┘
 }
 
 func ExampleWriteFiles() {

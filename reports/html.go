@@ -75,6 +75,8 @@ type htmlView struct {
 	Title, Game, Started, Finished, Rules string
 	Sources                               []string
 	Summary                               string
+	Run, SPRT                             string
+	Verdict                               string
 	Level                                 string
 	Standings                             table
 	Ratings                               ratingChart
@@ -106,8 +108,13 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	v := htmlView{
 		Title: m.Name, Game: m.Game, Rules: strings.TrimRight(m.Rules, "\n"), Sources: m.Sources,
 		Level:   level(a),
-		Summary: fmt.Sprintf("%d games, %d players; %s.", a.Games, len(a.Players), modelLine(a)),
+		Summary: fmt.Sprintf("%d players; %s.", len(a.Players), modelLine(a)),
+		Run:     runLine(m, a),
+		Verdict: verdict(a),
 		Notes:   a.Notes,
+	}
+	if m.Run != nil {
+		v.SPRT = m.Run.SPRT
 	}
 	if v.Title == "" {
 		v.Title = "Ratings"
@@ -200,7 +207,7 @@ func ratingsChart(a *rating.Analysis) ratingChart {
 			X1: f1(x(p.Elo - p.Interval)), X2: f1(x(p.Elo + p.Interval)), CX: f1(x(p.Elo)),
 			Cap1: f1(y - 5), Cap2: f1(y + 5),
 			Name:  p.Name,
-			Label: fmt.Sprintf("%s ± %.0f", elo(p.Elo, signed(a)), p.Interval),
+			Label: fmt.Sprintf("%s ± %s", playerElo(p, signed(a)), playerInterval(p)),
 		})
 	}
 	return c

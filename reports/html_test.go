@@ -86,7 +86,7 @@ func TestHTMLRendersInChromium(t *testing.T) {
 			browsertest.Open(t, ctx, "file://"+path)
 			browsertest.WaitFor(t, ctx, "the page's script", `document.getElementById("render-check").getAttribute("data-ok") === "yes"`)
 			page := browsertest.Eval[string](t, ctx, "document.documentElement.outerHTML")
-			for _, want := range []string{"Rendered 2 charts", `id="ratings-chart"`, `id="side-chart"`, `id="cross"`, "<circle"} {
+			for _, want := range []string{"Click a column heading to sort its table", `id="ratings-chart"`, `id="side-chart"`, `id="cross"`, "<circle"} {
 				if !strings.Contains(page, want) {
 					t.Errorf("rendered page lacks %q", want)
 				}

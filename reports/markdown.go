@@ -40,6 +40,12 @@ func mdTable(w io.Writer, t table, rightFrom int) {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells[:len(row)], " | "))
 	}
 	fmt.Fprintln(w)
+	if len(t.Legend) > 0 {
+		for _, l := range t.Legend {
+			fmt.Fprintf(w, "- **%s**: %s.\n", md(l.Term), md(l.Text))
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // WriteMarkdown writes report.md: the standings, the model, the side
@@ -67,7 +73,11 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 	for _, s := range m.Sources {
 		fmt.Fprintf(ew, "- Source: %s\n", md(s))
 	}
-	fmt.Fprintf(ew, "- Games: %d, players: %d\n", a.Games, len(a.Players))
+	fmt.Fprintf(ew, "- Games: %s\n", md(runLine(m, a)))
+	if m.Run != nil && m.Run.SPRT != "" {
+		fmt.Fprintf(ew, "- Sequential test: %s\n", md(m.Run.SPRT))
+	}
+	fmt.Fprintf(ew, "- Players: %d\n", len(a.Players))
 	fmt.Fprintf(ew, "- Rating %s\n\n", md(modelLine(a)))
 	if m.Rules != "" {
 		fmt.Fprintf(ew, "Rules:\n\n")
@@ -79,17 +89,16 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 
 	fmt.Fprintf(ew, "## Standings\n\n")
 	mdTable(ew, standingsTable(a), 2)
-	fmt.Fprintf(ew, "Elo ± is the half-width of the %s interval; Score 1st and Score 2nd are the scores as first and second mover; LOS next is the likelihood of superiority over the next player.\n\n", level(a))
 
-	fmt.Fprintf(ew, "## Side balance\n\n")
+	fmt.Fprintf(ew, "## Side balance\n\n%s\n\n", md(verdict(a)))
 	mdTable(ew, sideTable(a), 1)
 
 	fmt.Fprintf(ew, "### By player\n\n")
 	mdTable(ew, byPlayerTable(a), 1)
 
 	if openings := openingsTable(a); len(openings.Rows) > 0 {
-		fmt.Fprintf(ew, "### By opening (most unbalanced first)\n\n")
-		mdTable(ew, openings, 1)
+		fmt.Fprintf(ew, "### By opening (strongest evidence of imbalance first)\n\n")
+		mdTable(ew, openings, 2)
 	}
 
 	fmt.Fprintf(ew, "## Pairs\n\n")

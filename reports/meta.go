@@ -28,6 +28,23 @@ type Meta struct {
 	Sources []string `json:"sources,omitempty"`
 	// Games, when set, gives report.html a game list and viewer.
 	Games *Games `json:"-"`
+	// Run says how far the run that played the games got; nil when that is
+	// not known (games rated from files).
+	Run *RunStatus `json:"run,omitempty"`
+}
+
+// RunStatus is how far a tournament run got.
+type RunStatus struct {
+	Played    int `json:"played"`    // games recorded
+	Scheduled int `json:"scheduled"` // games in the schedule
+	// Finished reports that the run ended: every scheduled game was played,
+	// or a sequential test stopped it (Stopped says so).
+	Finished bool `json:"finished"`
+	// Stopped says why the run ended before its schedule ("the SPRT
+	// accepted H1 ..."); "" when it did not.
+	Stopped string `json:"stopped,omitempty"`
+	// SPRT describes the state of the run's sequential test, if it had one.
+	SPRT string `json:"sprt,omitempty"`
 }
 
 // File names written by WriteFiles.
@@ -56,7 +73,7 @@ func WriteFiles(dir string, m Meta, a *rating.Analysis) error {
 		write func(io.Writer) error
 	}{
 		{MarkdownFile, func(w io.Writer) error { return WriteMarkdown(w, m, a) }},
-		{CSVFile, func(w io.Writer) error { return WriteCSV(w, a) }},
+		{CSVFile, func(w io.Writer) error { return WriteCSV(w, m, a) }},
 		{JSONFile, func(w io.Writer) error { return WriteJSON(w, m, a) }},
 		{HTMLFile, func(w io.Writer) error { return WriteHTML(w, m, a) }},
 	}

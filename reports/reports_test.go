@@ -55,32 +55,33 @@ func testAnalysis() *rating.Analysis {
 		},
 		Fit: rating.FitSummary{
 			Model: rating.BayesElo, Advantage: fp(108.8), AdvantageElo: fp(92), AdvantageInterval: fp(99.4),
-			DrawElo: fp(144.41), DrawRate: 0.3933, Scale: 0.8453, Prior: 2, LogLikelihood: -31.25, Iterations: 6,
+			DrawElo: fp(144.41), DrawRate: fp(0.3933), DrawRateLow: fp(0.2912), DrawRateHigh: fp(0.4851), Scale: 0.8453, Prior: 2, LogLikelihood: -31.25, Iterations: 6,
 		},
 		Pairs: []rating.PairStats{
 			{A: ann, B: bob, Games: 10, Wins: 4, Draws: 3, Losses: 3, Score: 0.55, Elo: fp(34.9), Margin: fp(153.2),
-				LOS: 0.6726, DrawRatio: 0.3, Unpaired: 0,
+				LOS: fp(0.6726), DrawRatio: 0.3, Unpaired: 0,
 				Pentanomial: &rating.PentanomialStats{Counts: rating.Pentanomial{0, 1, 2, 2, 0}, Pairs: 5, Score: 0.55,
-					Elo: fp(34.9), Margin: fp(120.5), LOS: 0.72, PValue: 0.56}},
+					Elo: fp(34.9), Margin: fp(120.5), LOS: fp(0.72), SignTestP: 0.625}},
 			{A: ann, B: zoe, Games: 10, Wins: 6, Draws: 3, Losses: 1, Score: 0.75, Elo: fp(190.8), Margin: fp(190.1),
-				LOS: 0.9936, DrawRatio: 0.3, Unpaired: 10},
+				LOS: fp(0.9936), DrawRatio: 0.3, Unpaired: 10},
 			{A: bob, B: zoe, Games: 10, Wins: 4, Draws: 2, Losses: 4, Score: 0.5, Elo: fp(0), Margin: nil,
-				LOS: 0.5, DrawRatio: 0.2, Unpaired: 10},
+				LOS: fp(0.5), DrawRatio: 0.2, Unpaired: 10},
 		},
 		SideBalance: rating.SideBalance{
 			FirstMover: "white",
 			Balance: rating.Balance{Games: 30, Wins: 15, Draws: 8, Losses: 7,
 				WinRatio: 0.5, DrawRatio: 0.26667, LossRatio: 0.23333,
 				Score: 0.63333, ScoreLow: 0.48, ScoreHigh: 0.765},
-			Z: fp(1.7948), ZPValue: 0.0727, SignTestP: 0.1338,
+			Z: fp(1.7948), ZPValue: fp(0.0727), SignTestP: 0.1338,
+			Verdict:      rating.Verdict{Edge: 0.02, MoreGames: 4700},
 			AdvantageElo: fp(92), AdvantageInterval: fp(99.4),
 			Paired: &rating.PentanomialStats{Counts: rating.Pentanomial{0, 1, 1, 2, 1}, Pairs: 5, Score: 0.65,
-				Elo: fp(107.5), Margin: fp(150), LOS: 0.9, PValue: 0.2},
+				Elo: fp(107.5), Margin: fp(150), LOS: fp(0.9), SignTestP: 0.375},
 			Openings: []rating.OpeningBalance{
-				{Opening: "ACF 9: 9-13 <x> & y", Games: 6, Wins: 5, Draws: 1, Losses: 0, Score: 0.91667, ScoreLow: 0.6, ScoreHigh: 0.99, SignTestP: 0.0625},
-				{Opening: "Sicilian, Najdorf", Games: 4, Wins: 2, Draws: 0, Losses: 2, Score: 0.5, ScoreLow: 0.15, ScoreHigh: 0.85, SignTestP: 1},
+				{Opening: "ACF 9: 9-13 <x> & y", Moves: "9-13 22-18 <b>", Games: 6, Wins: 5, Draws: 1, Losses: 0, Score: 0.91667, ScoreLow: 0.6, ScoreHigh: 0.99, SignTestP: 0.0625, AdjustedP: 0.125},
+				{Opening: "Sicilian, Najdorf", Games: 4, Wins: 2, Draws: 0, Losses: 2, Score: 0.5, ScoreLow: 0.15, ScoreHigh: 0.85, SignTestP: 1, AdjustedP: 1},
 			},
-			Reference: &rating.ReferenceBalance{Label: "human games on BrainKing", Balance: rating.Balance{Games: 8951, Wins: 3023, Draws: 375, Losses: 5553,
+			Reference: &rating.ReferenceBalance{Label: "human games on BrainKing", Source: rating.CheversiHumanReference().Source, Balance: rating.Balance{Games: 8951, Wins: 3023, Draws: 375, Losses: 5553,
 				WinRatio: 0.33773, DrawRatio: 0.04189, LossRatio: 0.62038, Score: 0.35868, ScoreLow: 0.3489, ScoreHigh: 0.3685}},
 		},
 		Groups: []rating.Group{{Index: 0, Players: []string{ann, bob, zoe}}},
@@ -95,6 +96,7 @@ func testMeta() Meta {
 		Rules:    "preset cheversi\ntouch = opponent\nscoring = attacks",
 		Started:  time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC),
 		Finished: time.Date(2025, 3, 1, 12, 30, 5, 0, time.UTC),
+		Run:      &RunStatus{Played: 30, Scheduled: 36},
 	}
 }
 
@@ -122,7 +124,7 @@ func TestGolden(t *testing.T) {
 		write func(*bytes.Buffer) error
 	}{
 		{"report.md.golden", func(b *bytes.Buffer) error { return WriteMarkdown(b, m, a) }},
-		{"standings.csv.golden", func(b *bytes.Buffer) error { return WriteCSV(b, a) }},
+		{"standings.csv.golden", func(b *bytes.Buffer) error { return WriteCSV(b, m, a) }},
 		{"report.json.golden", func(b *bytes.Buffer) error { return WriteJSON(b, m, a) }},
 		{"terminal.txt.golden", func(b *bytes.Buffer) error { return WriteTerminal(b, m, a) }},
 	}
@@ -139,7 +141,7 @@ func TestGolden(t *testing.T) {
 
 func TestCSVParses(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCSV(&b, testAnalysis()); err != nil {
+	if err := WriteCSV(&b, Meta{}, testAnalysis()); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()
@@ -241,7 +243,7 @@ func TestNilAnalysis(t *testing.T) {
 	for name, err := range map[string]error{
 		"terminal": WriteTerminal(&b, Meta{}, nil),
 		"markdown": WriteMarkdown(&b, Meta{}, nil),
-		"csv":      WriteCSV(&b, nil),
+		"csv":      WriteCSV(&b, Meta{}, nil),
 		"json":     WriteJSON(&b, Meta{}, nil),
 		"html":     WriteHTML(&b, Meta{}, nil),
 	} {
@@ -260,7 +262,7 @@ func TestWriteErrors(t *testing.T) {
 	for name, err := range map[string]error{
 		"terminal": WriteTerminal(brokenWriter{}, m, a),
 		"markdown": WriteMarkdown(brokenWriter{}, m, a),
-		"csv":      WriteCSV(brokenWriter{}, a),
+		"csv":      WriteCSV(brokenWriter{}, Meta{}, a),
 		"json":     WriteJSON(brokenWriter{}, m, a),
 		"html":     WriteHTML(brokenWriter{}, m, a),
 	} {

@@ -16,7 +16,13 @@ type table struct {
 	// Links, when set, holds for each row the game list's filter for the
 	// row's games (report.html links the row to them).
 	Links []string
+	// Legend explains every column and abbreviation, for the report
+	// files.
+	Legend []legendItem
 }
+
+// legendItem explains one term of a table.
+type legendItem struct{ Term, Text string }
 
 // standingsTable is one row per player in ranking order, with a group
 // column when the players form several groups.
@@ -28,7 +34,7 @@ func standingsTable(a *rating.Analysis) table {
 	}
 	for _, p := range a.Players {
 		row := []string{
-			strconv.Itoa(p.Rank), p.Name, elo(p.Elo, signed(a)), fmt.Sprintf("%.0f", p.Interval),
+			strconv.Itoa(p.Rank), p.Name, playerElo(p, signed(a)), playerInterval(p),
 			strconv.Itoa(p.Games), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses),
 			pct(p.Score), pct(p.DrawRatio), sideScore(p.FirstMover), sideScore(p.SecondMover), losp(p.LOSNext),
 		}
@@ -37,7 +43,45 @@ func standingsTable(a *rating.Analysis) table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Legend = []legendItem{
+		{"#", "rank: by group, then by rating"},
+		{"Elo", eloLegend(a)},
+		{"± " + level(a), "half-width of the rating's " + level(a) + " interval (" + intervalLegend(a) + ")"},
+		{"Games, W, D, L", "games played, won, drawn and lost, forfeits included"},
+		{"Score", "points per game, a draw counting half"},
+		{"Draws", "share of the games drawn"},
+		{"Score 1st, Score 2nd", "score when moving first and when moving second, over the games decided by play (forfeits left out)"},
+		{"LOS next", "likelihood of superiority over the next player: the probability, under the rating model, that this player is the stronger of the two"},
+	}
+	if groups {
+		t.Legend = append(t.Legend, legendItem{"Group", "players linked by games; ratings compare only within a group"})
+	}
 	return t
+}
+
+// eloLegend explains the Elo column.
+func eloLegend(a *rating.Analysis) string {
+	s := "rating on the display scale"
+	switch {
+	case a.Fit.Anchor != "":
+		s += fmt.Sprintf(", with %s fixed at %g", a.Fit.Anchor, a.Fit.Offset)
+	default:
+		s += fmt.Sprintf(", the players' average at %g", a.Fit.Offset)
+	}
+	for _, p := range a.Players {
+		if p.Bound != "" {
+			return s + `; "> x" (at least x) and "< x" (at most x) mark a player who won or lost every game, whom the ordo model rates only by a bound`
+		}
+	}
+	return s
+}
+
+// intervalLegend says how the rating intervals are computed.
+func intervalLegend(a *rating.Analysis) string {
+	if a.Model == rating.Ordo {
+		return "sandwich estimate of the ordo fit, draws counting half a point"
+	}
+	return "from the curvature of the likelihood with the first-mover advantage and drawElo held at their fitted values, as bayeselo's covariance command gives it"
 }
 
 // sideTable is the side-balance summary: a label column, these games, and
@@ -77,11 +121,12 @@ func sideTable(a *rating.Analysis) table {
 		}
 		return fmt.Sprintf("%s [%s, %s]", pct(b.Score), pct(b.ScoreLow), pct(b.ScoreHigh))
 	})
-	z := dash
-	if sb.Z != nil {
-		z = fmt.Sprintf("%.2f", *sb.Z)
+	switch {
+	case sb.ZPValue != nil && sb.Z != nil:
+		ours("z-test", fmt.Sprintf("z = %.2f, p = %s", *sb.Z, pvalue(*sb.ZPValue)))
+	case sb.Games > 0:
+		ours("z-test", notNormal(sb.Games, sb.Wins, sb.Draws, sb.Losses))
 	}
-	ours("z-test", fmt.Sprintf("z = %s, p = %s", z, pvalue(sb.ZPValue)))
 	ours("Sign test on decisive games", "p = "+pvalue(sb.SignTestP))
 	adv := "not determined"
 	if sb.AdvantageElo != nil {
@@ -92,13 +137,36 @@ func sideTable(a *rating.Analysis) table {
 		ours("Left out (forfeits)", strconv.Itoa(sb.Forfeits))
 	}
 	if p := sb.Paired; p != nil {
-		noun := "pairs"
-		if p.Pairs == 1 {
-			noun = "pair"
+		test := "sign test p = " + pvalue(p.SignTestP)
+		if p.PValue != nil {
+			test = "p = " + pvalue(*p.PValue) + ", " + test
 		}
-		ours("Colour-reversed pairs", fmt.Sprintf("%d %s %v, score %s, p = %s", p.Pairs, noun, p.Counts, pct(p.Score), pvalue(p.PValue)))
+		ours("Colour-reversed pairs", fmt.Sprintf("%s %v, score %s, %s", noun(p.Pairs, "pair", "pairs"), p.Counts, pct(p.Score), test))
+	}
+	t.Legend = []legendItem{
+		{"These games", "the first mover's record over the games decided by play (forfeits left out)"},
+		{"Score", "the first mover's points per game, with its " + level(a) + " Wilson interval (effective sample size, so draws count)"},
+		{"z-test", fmt.Sprintf("normal approximation of the test that the score is 50%%; shown from %d games on, with at least %d wins and %d losses", rating.MinNormalSample, rating.MinEachSide, rating.MinEachSide)},
+		{"Sign test", "exact two-sided binomial test of the first mover's wins against its losses, draws ignored"},
+		{"Fitted advantage", "the first mover's advantage in Elo from the rating model fitted to these games, which accounts for the players' strengths; ± the half-width of its " + level(a) + " interval"},
+		{"Colour-reversed pairs [LL LD WL+DD WD WW]", "the two games of one opening with colours swapped, counted by the first mover's points in the pair: 0 (LL: lost both), ½ (LD: lost one, drew one), 1 (WL+DD: won one and lost one, or drew both), 1½ (WD) and 2 (WW); the players' strengths cancel within a pair. p is the pair-wise z-test, the sign test compares the pairs won with the pairs lost"},
+	}
+	if ref := sb.Reference; ref != nil {
+		t.Legend = append(t.Legend, legendItem{ref.Label, ref.Source})
 	}
 	return t
+}
+
+// notNormal says why a z-test is not shown for n games with the given
+// counts.
+func notNormal(n, w, d, l int) string {
+	switch {
+	case w == n || d == n || l == n:
+		return fmt.Sprintf("not shown: all %s had one result", noun(n, "game", "games"))
+	case n < rating.MinNormalSample:
+		return fmt.Sprintf("not shown for %s (needs %d)", noun(n, "game", "games"), rating.MinNormalSample)
+	}
+	return fmt.Sprintf("not shown: needs %d wins and %d losses", rating.MinEachSide, rating.MinEachSide)
 }
 
 // byPlayerTable is each player's record as first and as second mover.
@@ -111,19 +179,35 @@ func byPlayerTable(a *rating.Analysis) table {
 			wdl(p.SecondMover.Wins, p.SecondMover.Draws, p.SecondMover.Losses), sideScore(p.SecondMover),
 		})
 	}
+	t.Legend = []legendItem{
+		{"As first mover, As second mover", "the player's wins, draws and losses and its score in the games it moved first and second, over the games decided by play (forfeits left out)"},
+	}
 	return t
 }
 
-// openingsTable is the first mover's record per opening; it has no rows
-// when the games name no openings.
+// openingsTable is the first mover's record per opening, the strongest
+// evidence of imbalance first; it has no rows when the games name no
+// openings.
 func openingsTable(a *rating.Analysis) table {
-	t := table{Header: []string{"Opening", "Games", "First mover W / D / L", "Score (" + level(a) + ")", "Sign test p"}}
+	t := table{Header: []string{"Opening", "Moves", "Games", "First mover W / D / L", "Score (" + level(a) + ")", "Sign test p", "Adjusted p"}}
 	for _, o := range a.SideBalance.Openings {
+		moves := o.Moves
+		if moves == "" {
+			moves = dash
+		}
 		t.Rows = append(t.Rows, []string{
-			o.Opening, strconv.Itoa(o.Games), wdl(o.Wins, o.Draws, o.Losses),
-			fmt.Sprintf("%s [%s, %s]", pct(o.Score), pct(o.ScoreLow), pct(o.ScoreHigh)), pvalue(o.SignTestP),
+			o.Opening, moves, strconv.Itoa(o.Games), wdl(o.Wins, o.Draws, o.Losses),
+			fmt.Sprintf("%s [%s, %s]", pct(o.Score), pct(o.ScoreLow), pct(o.ScoreHigh)), pvalue(o.SignTestP), pvalue(o.AdjustedP),
 		})
 		t.Links = append(t.Links, gamesLink("opening", o.Opening))
+	}
+	t.Legend = []legendItem{
+		{"Moves", "the opening's moves, played before the bots took over"},
+		{"Score", "the first mover's points per game on the opening, with its " + level(a) + " Wilson interval"},
+		{"Sign test p", "exact two-sided sign test of the first mover's wins against its losses on the opening"},
+		{"Adjusted p", fmt.Sprintf("the sign test's p-value adjusted for testing %s at once (Benjamini–Hochberg): "+
+			"among the openings with an adjusted p below 5%%, at most 5%% are expected to be balanced ones flagged by chance. "+
+			"Openings are ranked by it, the strongest evidence of imbalance first", noun(len(a.SideBalance.Openings), "opening", "openings"))},
 	}
 	return t
 }
@@ -131,6 +215,13 @@ func openingsTable(a *rating.Analysis) table {
 // pairsTable is one row per pair of players that met.
 func pairsTable(a *rating.Analysis) table {
 	t := table{Header: []string{"A", "B", "Games", "A's W / D / L", "A's score", "Elo diff", "LOS", "Draws", "Pairs LL, LD, WL+DD, WD, WW: Elo"}}
+	t.Legend = []legendItem{
+		{"A, B", "the two players, A ranking higher; every figure is from A's side"},
+		{"Elo diff", "the Elo difference that A's score means, ± the half-width of its " + level(a) + " interval (as cutechess and fastchess compute it)"},
+		{"LOS", "likelihood of superiority from the score, Φ((score − 50%)/standard error); none when every game had the same result"},
+		{"Draws", "share of the games drawn"},
+		{"Pairs LL, LD, WL+DD, WD, WW: Elo", "colour-reversed pairs counted by A's points in the pair (0, ½, 1, 1½, 2) and the Elo difference of the pair scores ± its margin"},
+	}
 	for _, p := range a.Pairs {
 		penta := dash
 		if p.Pentanomial != nil {
@@ -138,7 +229,7 @@ func pairsTable(a *rating.Analysis) table {
 		}
 		t.Rows = append(t.Rows, []string{
 			p.A, p.B, strconv.Itoa(p.Games), wdl(p.Wins, p.Draws, p.Losses), pct(p.Score),
-			fmt.Sprintf("%s ± %s", elop(p.Elo), plusMinus(p.Margin)), los(p.LOS), pct(p.DrawRatio), penta,
+			fmt.Sprintf("%s ± %s", elop(p.Elo), plusMinus(p.Margin)), losp(p.LOS), pct(p.DrawRatio), penta,
 		})
 		t.Links = append(t.Links, gamesLink("bot", p.A, "vs", p.B))
 	}

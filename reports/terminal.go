@@ -44,8 +44,13 @@ func WriteTerminal(w io.Writer, m Meta, a *rating.Analysis) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	fmt.Fprintf(ew, "%d games; %s.\n\n", a.Games, modelLine(a))
+	fmt.Fprintf(ew, "%d games; %s.\n", a.Games, modelLine(a))
+	if m.Run != nil || len(m.Sources) > 0 {
+		fmt.Fprintf(ew, "%s\n", runLine(m, a))
+	}
+	fmt.Fprintln(ew)
 
+	fmt.Fprintf(ew, "%s\n", verdict(a))
 	side := sideTable(a)
 	t = newTable(ew, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight})
 	t.Header(toAny(side.Header)...)
@@ -54,6 +59,9 @@ func WriteTerminal(w io.Writer, m Meta, a *rating.Analysis) error {
 	}
 	if err := t.Render(); err != nil {
 		return err
+	}
+	if ref := a.SideBalance.Reference; ref != nil {
+		fmt.Fprintf(ew, "%s: %s.\n", capital(ref.Label), ref.Source)
 	}
 	for _, n := range a.Notes {
 		fmt.Fprintf(ew, "Note: %s.\n", n)

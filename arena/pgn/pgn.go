@@ -99,6 +99,10 @@ func (r *Record) Opening() string {
 	return ""
 }
 
+// OpeningMoves returns the moves of the game's opening as the arena's own
+// files list them (the OpeningMoves tag), "" when the file does not say.
+func (r *Record) OpeningMoves() string { return strings.TrimSpace(r.Tag("OpeningMoves")) }
+
 // Forfeit reports whether the Termination tag says that a player forfeited
 // the game rather than lost it by play: "time forfeit", "rules infraction"
 // (the arena's crashes, illegal moves and protocol breaches) or

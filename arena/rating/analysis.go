@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/arena-games/arena/arena/game"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Analysis is everything the reports show, as a plain tree of values that
@@ -43,10 +45,14 @@ type PlayerStats struct {
 	Name string `json:"name"`
 	// Elo is the rating on the display scale; Interval is the half-width
 	// of its interval at the Analysis's confidence, StdErr its standard
-	// error.
-	Elo       float64 `json:"elo"`
-	Interval  float64 `json:"interval"`
-	StdErr    float64 `json:"std_err"`
+	// error (both 0 for a bound).
+	Elo      float64 `json:"elo"`
+	Interval float64 `json:"interval"`
+	StdErr   float64 `json:"std_err"`
+	// Bound is "lower" when Elo is only a lower bound (in the Ordo model, a
+	// player that won every game: at least this strong), "upper" when it
+	// is an upper bound (lost every game), "" for a fitted rating.
+	Bound     string  `json:"bound,omitempty"`
 	Group     int     `json:"group"`
 	Games     int     `json:"games"`
 	Wins      int     `json:"wins"`
@@ -55,8 +61,9 @@ type PlayerStats struct {
 	Points    float64 `json:"points"`
 	Score     float64 `json:"score"`
 	DrawRatio float64 `json:"draw_ratio"`
-	// FirstMover and SecondMover split the player's games by whether it
-	// moved first.
+	// FirstMover and SecondMover split the player's games decided by play
+	// (the side balance's games: forfeits left out) by whether it moved
+	// first.
 	FirstMover  SideRecord `json:"first_mover"`
 	SecondMover SideRecord `json:"second_mover"`
 	// LOSNext is the likelihood that this player is stronger than the next
@@ -88,8 +95,14 @@ type FitSummary struct {
 	// DrawElo is BayesElo's draw parameter (nil for Ordo).
 	DrawElo *float64 `json:"draw_elo"`
 	// DrawRate is the fitted draw probability between equal players
-	// without advantage.
-	DrawRate float64 `json:"draw_rate"`
+	// without advantage, with its interval DrawRateLow to DrawRateHigh.
+	// All three are nil when the games do not support a figure: no game
+	// was drawn, or (BayesElo) the prior's virtual draws outnumber the
+	// drawn games, so that the figure would describe the prior; a note
+	// then says so.
+	DrawRate     *float64 `json:"draw_rate"`
+	DrawRateLow  *float64 `json:"draw_rate_low"`
+	DrawRateHigh *float64 `json:"draw_rate_high"`
 	// Scale converts model units into displayed Elo.
 	Scale         float64 `json:"scale"`
 	Prior         float64 `json:"prior"` // virtual draws per player added (0 when none)
@@ -110,9 +123,11 @@ type PairStats struct {
 	Score  float64 `json:"score"`
 	// Elo is the Elo difference of the score and Margin the half-width of
 	// its interval (nil when undefined, as for a perfect score).
-	Elo       *float64 `json:"elo"`
-	Margin    *float64 `json:"margin"`
-	LOS       float64  `json:"los"`
+	Elo    *float64 `json:"elo"`
+	Margin *float64 `json:"margin"`
+	// LOS is the likelihood of superiority Φ((s - 1/2)/SE), nil when every
+	// game had the same result (no spread to base it on).
+	LOS       *float64 `json:"los"`
 	DrawRatio float64  `json:"draw_ratio"`
 	// Pentanomial summarises the colour-reversed game pairs (nil when
 	// there are none); Unpaired counts the games outside such pairs.
@@ -127,10 +142,16 @@ type PentanomialStats struct {
 	Score  float64     `json:"score"`
 	Elo    *float64    `json:"elo"`
 	Margin *float64    `json:"margin"`
-	LOS    float64     `json:"los"`
+	// LOS is nil when every pair scored the same.
+	LOS *float64 `json:"los"`
 	// PValue is the two-sided p-value of the pair-wise z-test of
-	// score = 1/2.
-	PValue float64 `json:"p_value"`
+	// score = 1/2, nil where that normal approximation means nothing
+	// (fewer than MinNormalSample pairs, or fewer than MinEachSide pairs
+	// won or lost).
+	PValue *float64 `json:"p_value"`
+	// SignTestP is the exact two-sided sign test of the pairs won
+	// (WD + WW) against the pairs lost (LL + LD); even pairs are ignored.
+	SignTestP float64 `json:"sign_test_p"`
 }
 
 // Balance is the first mover's record over a set of games: the counts, the
@@ -172,19 +193,26 @@ type SideBalance struct {
 	// Balance is the first mover's record over the games that were not
 	// decided by a forfeit.
 	Balance
-	// Z and ZPValue are the trinomial z-test of score = 1/2; SignTestP is
-	// the exact two-sided sign test on the decisive games.
+	// Verdict sums the record up for a reader (see Verdict).
+	Verdict Verdict `json:"verdict"`
+	// Z and ZPValue are the trinomial z-test of score = 1/2, nil where that
+	// normal approximation means nothing: fewer than MinNormalSample
+	// games, or fewer than MinEachSide wins or losses. SignTestP is the exact
+	// two-sided sign test on the decisive games, always valid.
 	Z         *float64 `json:"z"`
-	ZPValue   float64  `json:"z_p_value"`
+	ZPValue   *float64 `json:"z_p_value"`
 	SignTestP float64  `json:"sign_test_p"`
-	// AdvantageElo and AdvantageInterval repeat the fitted advantage on the
-	// display scale, which accounts for the strength of the players.
+	// AdvantageElo and AdvantageInterval are the first mover's advantage of
+	// the rating model fitted to these games (forfeits left out, so it can
+	// differ from Fit's), on the display scale: it accounts for the
+	// strength of the players. Nil when these games do not determine it.
 	AdvantageElo      *float64 `json:"advantage_elo"`
 	AdvantageInterval *float64 `json:"advantage_interval"`
 	// Paired is the first mover's points per colour-reversed pair, in
 	// which the players' strengths cancel; nil without pairs.
 	Paired *PentanomialStats `json:"paired"`
-	// Openings splits the games by opening, most unbalanced first.
+	// Openings splits the games by opening, the strongest evidence of
+	// imbalance first (see OpeningBalance).
 	Openings []OpeningBalance `json:"openings"`
 	// Reference is the figure from elsewhere set beside ours, if any.
 	Reference *ReferenceBalance `json:"reference"`
@@ -193,9 +221,16 @@ type SideBalance struct {
 	Forfeits int `json:"forfeits"`
 }
 
-// OpeningBalance is the first mover's record on one opening.
+// OpeningBalance is the first mover's record on one opening. With many
+// openings some look unbalanced by chance alone, so each sign test p-value
+// comes with AdjustedP, the Benjamini–Hochberg adjustment over all the
+// openings: the openings with AdjustedP ≤ q are a set in which the expected
+// share of balanced openings is at most q. Openings are ranked by AdjustedP,
+// then by SignTestP, then by the distance of the score from 1/2, then by
+// name in natural order ("random 2" before "random 10").
 type OpeningBalance struct {
 	Opening   string  `json:"opening"`
+	Moves     string  `json:"moves,omitempty"`
 	Games     int     `json:"games"`
 	Wins      int     `json:"wins"`
 	Draws     int     `json:"draws"`
@@ -204,13 +239,49 @@ type OpeningBalance struct {
 	ScoreLow  float64 `json:"score_low"`
 	ScoreHigh float64 `json:"score_high"`
 	SignTestP float64 `json:"sign_test_p"`
+	AdjustedP float64 `json:"adjusted_p"`
 }
 
 // ReferenceBalance is a Reference with its ratios and score interval.
 type ReferenceBalance struct {
-	Label string `json:"label"`
+	Label  string `json:"label"`
+	Source string `json:"source"`
 	Balance
 }
+
+// Verdict is the side balance in the terms a rule designer acts on,
+// derived from the first mover's score interval and the exact sign test.
+type Verdict struct {
+	// Favours is "first" or "second" when the score interval excludes 1/2
+	// and the sign test rejects balance at 1 - Confidence, "" otherwise.
+	Favours string `json:"favours,omitempty"`
+	// Edge is the imbalance the sample is measured against: a score of
+	// 1/2 ± Edge (VerdictEdge).
+	Edge float64 `json:"edge"`
+	// MoreGames is, when nothing is favoured, about how many more games
+	// would detect an edge of Edge (two-sided test at 1 - Confidence with
+	// 80 % power, the spread per game as observed); 0 when the games
+	// already suffice, or without games.
+	MoreGames int `json:"more_games"`
+	// Within is, when nothing is favoured and no more games are needed, the
+	// largest distance of the score interval from 1/2: any imbalance is
+	// smaller than that.
+	Within float64 `json:"within"`
+}
+
+// Thresholds of the statistics.
+const (
+	// MinNormalSample is the fewest games (or game pairs) on which a
+	// normal approximation (a z-test's p-value) is shown, and MinEachSide
+	// the fewest of them that must score above 1/2 and below it (wins and
+	// losses; pairs won and lost), as the rule of thumb n·p ≥ 5 for a
+	// binomial asks. Otherwise only the exact tests are shown.
+	MinNormalSample = 20
+	MinEachSide     = 5
+	// VerdictEdge is the first-mover edge the verdict asks about: a score
+	// of 52 % or 48 %.
+	VerdictEdge = 0.02
+)
 
 // Group is a set of players linked by games.
 type Group struct {
@@ -243,6 +314,7 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 		Games:      len(games),
 		Notes:      slices.Clone(fit.Notes),
 	}
+	side, forfeits := SideBalanceGames(games)
 
 	// Ranking: by group (ratings of different groups do not compare),
 	// then by rating, then by name.
@@ -265,19 +337,23 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 		rank[i] = r
 	}
 
-	// Per-player records.
+	// Per-player records: every game for the standings, the side balance's
+	// games for the split by role.
 	type record struct{ all, first, second WDL }
 	recs := make([]record, n)
 	for _, g := range games {
+		for _, name := range [2]string{g.White, g.Black} {
+			recs[fit.Index(name)].all.add(g.pointsFor(name))
+		}
+	}
+	for _, g := range side {
 		first, _, _ := g.first()
-		for _, name := range []string{g.White, g.Black} {
-			pts := g.pointsFor(name)
+		for _, name := range [2]string{g.White, g.Black} {
 			r := &recs[fit.Index(name)]
-			r.all.add(pts)
 			if name == first {
-				r.first.add(pts)
+				r.first.add(g.pointsFor(name))
 			} else {
-				r.second.add(pts)
+				r.second.add(g.pointsFor(name))
 			}
 		}
 	}
@@ -291,13 +367,10 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	a.Players = make([]PlayerStats, n)
 	for r, i := range order {
 		rec := recs[i]
-		se := fit.StdErr(i)
 		p := PlayerStats{
 			Rank:        r + 1,
 			Name:        fit.Players[i],
 			Elo:         fit.Ratings[i],
-			Interval:    z * se,
-			StdErr:      se,
 			Group:       fit.Group[i],
 			Games:       rec.all.Games(),
 			Wins:        rec.all.Wins,
@@ -308,6 +381,15 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 			DrawRatio:   rec.all.DrawRatio(),
 			FirstMover:  sideRecord(rec.first),
 			SecondMover: sideRecord(rec.second),
+		}
+		switch fit.Bound[i] {
+		case 0:
+			p.StdErr = fit.StdErr(i)
+			p.Interval = z * p.StdErr
+		case 1:
+			p.Bound = "lower"
+		case -1:
+			p.Bound = "upper"
 		}
 		if r+1 < n {
 			p.LOSNext = a.LOS[r][r+1]
@@ -328,7 +410,6 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	// Model parameters.
 	a.Fit = FitSummary{
 		Model:         opt.Model,
-		DrawRate:      fit.DrawRate,
 		Scale:         fit.Scale,
 		Prior:         fit.Prior,
 		Anchor:        opt.Anchor,
@@ -344,29 +425,74 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	if opt.Model == BayesElo {
 		a.Fit.DrawElo = finite(fit.DrawElo)
 	}
+	if note := a.Fit.setDrawRate(fit, games); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
 
 	pairs, badKeys := pairUp(games)
 	if badKeys > 0 {
-		games, carry, they := "games", "carry", "they count"
-		if badKeys == 1 {
-			games, carry, they = "game", "carries", "it counts"
-		}
 		a.Notes = append(a.Notes, fmt.Sprintf(
-			"%d %s %s a pair key that does not make a colour-reversed pair of two games; %s only in the per-game figures", badKeys, games, carry, they))
+			"%d %s a pair key that does not make a colour-reversed pair of two games; %s only in the per-game figures",
+			badKeys, plural(badKeys, "game carries", "games carry"), plural(badKeys, "it counts", "they count")))
 	}
 	a.Pairs = pairStats(games, pairs, fit, rank, opt.Confidence)
-	a.SideBalance = sideBalance(games, pairs, opt)
-	if f := a.SideBalance.Forfeits; f > 0 {
-		were, they, are := "were", "they count", "are"
-		if f == 1 {
-			were, they, are = "was", "it counts", "is"
-		}
+	a.SideBalance = sideBalance(side, opt)
+	a.SideBalance.Forfeits = forfeits
+	if forfeits > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf(
-			"%d of %d games %s decided by a forfeit; %s for the ratings but %s left out of the side balance", f, len(games), were, they, are))
+			"%d of %d games %s decided by a forfeit; %s for the ratings but %s left out of every side-balance figure",
+			forfeits, len(games), plural(forfeits, "was", "were"), plural(forfeits, "it counts", "they count"), plural(forfeits, "is", "are")))
 	}
-	a.SideBalance.AdvantageElo = a.Fit.AdvantageElo
-	a.SideBalance.AdvantageInterval = a.Fit.AdvantageInterval
+	// The fitted advantage of the side balance comes from its own games.
+	sideFit := fit
+	if forfeits > 0 {
+		sideFit = nil
+		if len(side) > 0 {
+			sideFit, _ = Fit(side, opt) // an undetermined advantage is shown as such
+		}
+	}
+	if sideFit != nil && !sideFit.AdvantageFixed {
+		a.SideBalance.AdvantageElo = finite(sideFit.AdvantageElo())
+		a.SideBalance.AdvantageInterval = finite(z * sideFit.AdvantageSE * sideFit.Scale)
+	}
 	return a, nil
+}
+
+// setDrawRate sets the draw rate and its interval when the games support
+// them, and otherwise returns a note saying why there is none.
+func (f *FitSummary) setDrawRate(fit *FitResult, games []Game) string {
+	draws := 0
+	for _, g := range games {
+		if g.Result == game.Draw {
+			draws++
+		}
+	}
+	virtual := fit.Prior * float64(len(fit.Players)) / 2 // prior draws per player, each shared by two
+	switch {
+	case draws == 0 && fit.Model == BayesElo:
+		return fmt.Sprintf("no draw rate: none of the %d games was drawn, and bayeselo's draw parameter then only reflects the prior's %g virtual draws",
+			len(games), virtual)
+	case draws == 0:
+		return fmt.Sprintf("no draw rate: none of the %d games was drawn", len(games))
+	case fit.DrawFixed:
+		return "no draw rate: the games do not determine the draw parameter"
+	case virtual > float64(draws):
+		return fmt.Sprintf("no draw rate: the prior's %g virtual draws outnumber the %d drawn %s, so the fitted draw parameter mostly reflects the prior",
+			virtual, draws, plural(draws, "game", "games"))
+	}
+	f.DrawRate = finite(fit.DrawRate)
+	if f.DrawRate != nil {
+		f.DrawRateLow, f.DrawRateHigh = finite(fit.DrawRateLow), finite(fit.DrawRateHigh)
+	}
+	return ""
+}
+
+// plural returns one when n is 1 and many otherwise.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func sideRecord(c WDL) SideRecord {
@@ -422,21 +548,34 @@ func MatchCounts(games []Game, player, opponent string) (WDL, Pentanomial) {
 	return c, p
 }
 
+// normalApprox reports whether a z-test on n games (or pairs), of which
+// below scored under 1/2 and above over it, means anything: enough units
+// (MinNormalSample), and at least MinEachSide on each side of 1/2.
+func normalApprox(n, below, above int) bool {
+	return n >= MinNormalSample && below >= MinEachSide && above >= MinEachSide
+}
+
 func pentanomialStats(p Pentanomial, confidence float64) *PentanomialStats {
 	if p.Pairs() == 0 {
 		return nil
 	}
 	elo, margin := p.EloMargin(confidence)
-	_, pv := p.ZTest()
-	return &PentanomialStats{
-		Counts: p,
-		Pairs:  p.Pairs(),
-		Score:  p.Score(),
-		Elo:    finite(elo),
-		Margin: finite(margin),
-		LOS:    p.LOS(),
-		PValue: pv,
+	ps := &PentanomialStats{
+		Counts:    p,
+		Pairs:     p.Pairs(),
+		Score:     p.Score(),
+		Elo:       finite(elo),
+		Margin:    finite(margin),
+		SignTestP: SignTest(p[3]+p[4], p[0]+p[1]),
 	}
+	if p.Variance() > 0 {
+		ps.LOS = finite(p.LOS())
+	}
+	if normalApprox(p.Pairs(), p[0]+p[1], p[3]+p[4]) {
+		_, pv := p.ZTest()
+		ps.PValue = &pv
+	}
+	return ps
 }
 
 func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confidence float64) []PairStats {
@@ -490,9 +629,11 @@ func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confide
 			Score:     c.Score(),
 			Elo:       finite(elo),
 			Margin:    finite(margin),
-			LOS:       c.LOS(),
 			DrawRatio: c.DrawRatio(),
 			Unpaired:  c.Games(),
+		}
+		if c.variance() > 0 {
+			ps.LOS = finite(c.LOS())
 		}
 		if p := ptnml[k]; p != nil {
 			ps.Pentanomial = pentanomialStats(*p, confidence)
@@ -503,16 +644,18 @@ func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confide
 	return out
 }
 
-func sideBalance(games []Game, pairs [][2]int, opt Options) SideBalance {
+// sideBalance computes the first mover's figures over side, the games
+// decided by play (SideBalanceGames); the fitted advantage and the count of
+// forfeits are Analyze's.
+func sideBalance(side []Game, opt Options) SideBalance {
 	var all WDL
 	whites, blacks := 0, 0
-	byOpening := make(map[string]*WDL)
-	forfeits := 0
-	for _, g := range games {
-		if g.Forfeit {
-			forfeits++
-			continue
-		}
+	type opening struct {
+		moves string
+		c     WDL
+	}
+	byOpening := make(map[string]*opening)
+	for _, g := range side {
 		_, _, pts := g.first()
 		all.add(pts)
 		if g.FirstMover == game.White {
@@ -521,12 +664,12 @@ func sideBalance(games []Game, pairs [][2]int, opt Options) SideBalance {
 			blacks++
 		}
 		if g.Opening != "" {
-			c := byOpening[g.Opening]
-			if c == nil {
-				c = new(WDL)
-				byOpening[g.Opening] = c
+			o := byOpening[g.Opening]
+			if o == nil {
+				o = &opening{moves: g.OpeningMoves}
+				byOpening[g.Opening] = o
 			}
-			c.add(pts)
+			o.c.add(pts)
 		}
 	}
 	sb := SideBalance{FirstMover: "mixed"}
@@ -536,51 +679,146 @@ func sideBalance(games []Game, pairs [][2]int, opt Options) SideBalance {
 	case whites == 0:
 		sb.FirstMover = game.Black.String()
 	}
-	sb.Forfeits = forfeits
 	sb.Balance = balanceOf(all, opt.Confidence)
-	sb.ZPValue = 1
-	if all.Games() > 0 {
+	if normalApprox(all.Games(), all.Losses, all.Wins) {
 		z, p := all.ZTest()
-		sb.Z, sb.ZPValue = finite(z), p
+		sb.Z, sb.ZPValue = finite(z), &p
 	}
 	sb.SignTestP = SignTest(all.Wins, all.Losses)
+	sb.Verdict = verdict(all, sb.Balance, sb.SignTestP, opt.Confidence)
 
 	var pt Pentanomial
+	pairs, _ := pairUp(side) // a pair that lost a game to a forfeit is no pair
 	for _, pr := range pairs {
-		if games[pr[0]].Forfeit || games[pr[1]].Forfeit {
-			continue
-		}
-		_, _, p1 := games[pr[0]].first()
-		_, _, p2 := games[pr[1]].first()
+		_, _, p1 := side[pr[0]].first()
+		_, _, p2 := side[pr[1]].first()
 		pt.addPair(p1 + p2)
 	}
 	sb.Paired = pentanomialStats(pt, opt.Confidence)
 
 	sb.Openings = make([]OpeningBalance, 0, len(byOpening))
-	for name, c := range byOpening {
+	for name, o := range byOpening {
+		c := o.c
 		lo, hi := c.ScoreInterval(opt.Confidence)
 		sb.Openings = append(sb.Openings, OpeningBalance{
-			Opening: name,
-			Games:   c.Games(), Wins: c.Wins, Draws: c.Draws, Losses: c.Losses,
+			Opening: name, Moves: o.moves,
+			Games: c.Games(), Wins: c.Wins, Draws: c.Draws, Losses: c.Losses,
 			Score: c.Score(), ScoreLow: lo, ScoreHigh: hi,
 			SignTestP: SignTest(c.Wins, c.Losses),
 		})
 	}
+	adjustBH(sb.Openings)
 	slices.SortFunc(sb.Openings, func(x, y OpeningBalance) int {
+		if c := cmp.Compare(x.AdjustedP, y.AdjustedP); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.SignTestP, y.SignTestP); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(math.Abs(y.Score-0.5), math.Abs(x.Score-0.5)); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(y.Games, x.Games); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.Opening, y.Opening)
+		return NaturalCompare(x.Opening, y.Opening)
 	})
 
 	if r := opt.Reference; r != nil {
 		sb.Reference = &ReferenceBalance{
 			Label:   r.Label,
+			Source:  r.Source,
 			Balance: balanceOf(WDL{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses}, opt.Confidence),
 		}
 	}
 	return sb
 }
+
+// adjustBH sets AdjustedP to the Benjamini–Hochberg adjustment of the
+// openings' sign-test p-values: with the m p-values in increasing order,
+// the k-th becomes min over j ≥ k of m·p_(j)/j, capped at 1.
+func adjustBH(os []OpeningBalance) {
+	m := len(os)
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(os[a].SignTestP, os[b].SignTestP) })
+	next := 1.0
+	for k := m - 1; k >= 0; k-- {
+		o := &os[idx[k]]
+		next = math.Min(next, o.SignTestP*float64(m)/float64(k+1))
+		o.AdjustedP = next
+	}
+}
+
+// verdict sums up the first mover's record c (with its Balance b and sign
+// test p-value).
+func verdict(c WDL, b Balance, signP, confidence float64) Verdict {
+	v := Verdict{Edge: VerdictEdge}
+	if b.Games == 0 {
+		return v
+	}
+	alpha := 1 - confidence
+	switch {
+	case b.ScoreLow > 0.5 && signP < alpha:
+		v.Favours = "first"
+		return v
+	case b.ScoreHigh < 0.5 && signP < alpha:
+		v.Favours = "second"
+		return v
+	}
+	// Games for a two-sided test at alpha with 80 % power to detect a
+	// score of 1/2 ± Edge: n = ((z_a + z_b)·σ/Edge)², σ the spread of one
+	// game's score as observed (1/2, its largest, when the games show no
+	// spread).
+	sigma := math.Sqrt(c.variance())
+	if !(sigma > 0) {
+		sigma = 0.5
+	}
+	za, zb := Quantile(confidence), distuv.UnitNormal.Quantile(0.8)
+	need := math.Ceil(math.Pow((za+zb)*sigma/VerdictEdge, 2))
+	if more := int(need) - b.Games; more > 0 {
+		v.MoreGames = more
+	} else {
+		v.Within = math.Max(math.Abs(b.ScoreLow-0.5), math.Abs(b.ScoreHigh-0.5))
+	}
+	return v
+}
+
+// NaturalCompare orders strings as people do: runs of digits compare by
+// their value, so "random 2" comes before "random 10"; other text compares
+// byte by byte. Equal values with different digits ("07", "7") fall back
+// to the plain comparison.
+func NaturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		ca, cb := a[i], b[j]
+		if isDigit(ca) && isDigit(cb) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			da := strings.TrimLeft(a[si:i], "0")
+			db := strings.TrimLeft(b[sj:j], "0")
+			if c := cmp.Compare(len(da), len(db)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(da, db); c != 0 {
+				return c
+			}
+			continue
+		}
+		if ca != cb {
+			return cmp.Compare(ca, cb)
+		}
+		i++
+		j++
+	}
+	if c := cmp.Compare(len(a)-i, len(b)-j); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

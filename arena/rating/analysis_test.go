@@ -1,9 +1,12 @@
 package rating
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,7 +77,7 @@ func TestAnalyzeFixture(t *testing.T) {
 	if !near(sb.Score, 19.0/30, 1e-12) || !(sb.ScoreLow < sb.Score && sb.Score < sb.ScoreHigh) {
 		t.Errorf("score %v in [%v, %v]", sb.Score, sb.ScoreLow, sb.ScoreHigh)
 	}
-	if sb.Z == nil || !near(*sb.Z, 1.79, 0.005) || !near(sb.ZPValue, 0.073, 0.0005) || !near(sb.SignTestP, 0.134, 0.0005) {
+	if sb.Z == nil || !near(*sb.Z, 1.79, 0.005) || sb.ZPValue == nil || !near(*sb.ZPValue, 0.073, 0.0005) || !near(sb.SignTestP, 0.134, 0.0005) {
 		t.Errorf("z %v p %v sign %v; want 1.79, 0.073, 0.134", sb.Z, sb.ZPValue, sb.SignTestP)
 	}
 	if sb.AdvantageElo == nil || !near(*sb.AdvantageElo, 108.8*a.Fit.Scale, 0.1) || sb.AdvantageInterval == nil {
@@ -274,6 +277,318 @@ func TestRankingByGroup(t *testing.T) {
 	}
 	if a.Players[2].LOSNext != nil {
 		t.Errorf("LOS from the last of a group to the next group = %v, want nil", *a.Players[2].LOSNext)
+	}
+}
+
+// TestSideBalanceSameGames: 40 games decided by play, in which the first
+// mover (White) scores 55 %, and 10 more that White lost on time. Every
+// side-balance figure, counted or fitted, is about the 40: the fitted
+// advantage agrees in sign with the 55 % and equals the fit of the 40
+// games alone, and the per-player split adds up to the side table.
+func TestSideBalanceSameGames(t *testing.T) {
+	var games []Game
+	add := func(w, b string, r game.Result, n int, forfeit bool) {
+		for range n {
+			games = append(games, Game{White: w, Black: b, FirstMover: game.White, Result: r, Forfeit: forfeit})
+		}
+	}
+	add("A", "B", game.WhiteWins, 11, false)
+	add("A", "B", game.BlackWins, 9, false)
+	add("B", "A", game.WhiteWins, 11, false)
+	add("B", "A", game.BlackWins, 9, false)
+	add("A", "B", game.BlackWins, 5, true)
+	add("B", "A", game.BlackWins, 5, true)
+	for _, m := range []Model{BayesElo, Ordo} {
+		a, err := Analyze(games, Options{Model: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb := a.SideBalance
+		if sb.Games != 40 || sb.Forfeits != 10 || !near(sb.Score, 0.55, 1e-12) {
+			t.Fatalf("%v: side balance %d games, %d forfeits, score %v; want 40, 10, 0.55", m, sb.Games, sb.Forfeits, sb.Score)
+		}
+		alone, err := Fit(games[:40], Options{Model: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sb.AdvantageElo == nil || !(*sb.AdvantageElo > 0) || !near(*sb.AdvantageElo, alone.AdvantageElo(), 1e-9) {
+			t.Errorf("%v: fitted advantage %v, want %v (the 40 games alone)", m, sb.AdvantageElo, alone.AdvantageElo())
+		}
+		var first WDL
+		for _, p := range a.Players {
+			first.Wins += p.FirstMover.Wins
+			first.Draws += p.FirstMover.Draws
+			first.Losses += p.FirstMover.Losses
+			if p.FirstMover.Games+p.SecondMover.Games != 40 {
+				t.Errorf("%v: %s has %d + %d games by role, want 40 (forfeits left out)", m, p.Name, p.FirstMover.Games, p.SecondMover.Games)
+			}
+			if p.Games != 50 {
+				t.Errorf("%v: %s has %d rated games, want 50 (forfeits count for the ratings)", m, p.Name, p.Games)
+			}
+		}
+		if first != (WDL{Wins: sb.Wins, Draws: sb.Draws, Losses: sb.Losses}) {
+			t.Errorf("%v: players as first mover %+v, side balance %d/%d/%d", m, first, sb.Wins, sb.Draws, sb.Losses)
+		}
+	}
+}
+
+// TestDegenerateSamples: where a normal approximation means nothing (no
+// spread, or a handful of games) no z-test p-value is given; the exact
+// tests always are.
+func TestDegenerateSamples(t *testing.T) {
+	fourWins := []Game{g("A", "B", game.WhiteWins), g("B", "A", game.WhiteWins), g("A", "B", game.WhiteWins), g("B", "A", game.WhiteWins)}
+	a, err := Analyze(fourWins, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := a.SideBalance
+	if sb.Z != nil || sb.ZPValue != nil {
+		t.Errorf("four wins: z %v p %v, want none", sb.Z, sb.ZPValue)
+	}
+	if !near(sb.SignTestP, 0.125, 1e-12) {
+		t.Errorf("four wins: sign test p = %v, want 0.125", sb.SignTestP)
+	}
+	for _, p := range a.Pairs {
+		if p.Wins+p.Losses > 0 && p.Draws == 0 && (p.Wins == 0 || p.Losses == 0) && p.LOS != nil {
+			t.Errorf("pair %s-%s %d/%d/%d: LOS %v from no spread", p.A, p.B, p.Wins, p.Draws, p.Losses, *p.LOS)
+		}
+	}
+
+	onePair := []Game{
+		{White: "A", Black: "B", FirstMover: game.White, Result: game.WhiteWins, PairKey: "k"},
+		{White: "B", Black: "A", FirstMover: game.White, Result: game.WhiteWins, PairKey: "k"},
+	}
+	a, err = Analyze(onePair, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp := a.SideBalance.Paired
+	if pp == nil || pp.PValue != nil || pp.LOS != nil || pp.SignTestP != 1 {
+		t.Errorf("one pair: %+v, want no p-value, no LOS, sign test p = 1", pp)
+	}
+
+	// Enough games with spread: the z-test is there.
+	a, err = Analyze(fixtureGames(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.SideBalance.ZPValue == nil {
+		t.Error("fixture (30 games): no z-test")
+	}
+	// 19 games are too few, 20 enough; and 4 losses are too few.
+	for _, tt := range []struct {
+		n, lossEvery int
+		want         bool
+	}{{19, 3, false}, {20, 3, true}, {20, 5, false}} {
+		var games []Game
+		for i := range tt.n {
+			r := []game.Result{game.WhiteWins, game.Draw}[i%2]
+			if i%tt.lossEvery == 0 {
+				r = game.BlackWins
+			}
+			games = append(games, g([]string{"A", "B"}[i%2], []string{"B", "A"}[i%2], r))
+		}
+		a, err := Analyze(games, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb := a.SideBalance
+		if got := sb.ZPValue != nil; got != tt.want {
+			t.Errorf("%d games, %d/%d/%d: z-test shown %v, want %v", tt.n, sb.Wins, sb.Draws, sb.Losses, got, tt.want)
+		}
+	}
+}
+
+// TestDrawRateOnlyFromData: without drawn games there is no draw rate
+// (bayeselo's figure would come from its prior's virtual draws), and the
+// notes say why; with enough draws the rate comes with an interval.
+func TestDrawRateOnlyFromData(t *testing.T) {
+	var noDraws []Game
+	for i := range 48 {
+		r := game.WhiteWins
+		if i%3 == 0 {
+			r = game.BlackWins
+		}
+		noDraws = append(noDraws, g([]string{"A", "B", "C"}[i%3], []string{"B", "C", "A"}[i%3], r))
+	}
+	for _, m := range []Model{BayesElo, Ordo} {
+		a, err := Analyze(noDraws, Options{Model: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Fit.DrawRate != nil {
+			t.Errorf("%v: draw rate %v from 48 games without a draw", m, *a.Fit.DrawRate)
+		}
+		if !strings.Contains(strings.Join(a.Notes, " "), "none of the 48 games was drawn") {
+			t.Errorf("%v: notes %q do not explain the missing draw rate", m, a.Notes)
+		}
+	}
+	// One draw against the prior's 3 virtual draws: still the prior's.
+	oneDraw := slices.Clone(noDraws)
+	oneDraw[0].Result = game.Draw
+	a, err := Analyze(oneDraw, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Fit.DrawRate != nil || !strings.Contains(strings.Join(a.Notes, " "), "virtual draws outnumber the 1 drawn game") {
+		t.Errorf("one draw: draw rate %v, notes %q", a.Fit.DrawRate, a.Notes)
+	}
+
+	for _, tt := range []struct {
+		m    Model
+		want float64
+	}{{BayesElo, math.Tanh(bayesA * 144.41 / 2)}, {Ordo, 0.3065}} {
+		a, err := Analyze(fixtureGames(), Options{Model: tt.m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := a.Fit
+		if f.DrawRate == nil || !near(*f.DrawRate, tt.want, 0.0005) || f.DrawRateLow == nil || f.DrawRateHigh == nil ||
+			!(*f.DrawRateLow < *f.DrawRate && *f.DrawRate < *f.DrawRateHigh) || *f.DrawRateLow < 0 || *f.DrawRateHigh > 1 {
+			t.Errorf("%v: draw rate %v in [%v, %v], want %.4f inside its interval", tt.m, f.DrawRate, f.DrawRateLow, f.DrawRateHigh, tt.want)
+		}
+	}
+}
+
+func TestOpeningsAdjustedAndRanked(t *testing.T) {
+	os := []OpeningBalance{{SignTestP: 0.01}, {SignTestP: 0.04}, {SignTestP: 0.03}, {SignTestP: 0.005}, {SignTestP: 1}}
+	adjustBH(os)
+	// m = 5; sorted .005 .01 .03 .04 1 give 5p/k = .025 .025 .05 .05 1,
+	// then the running minimum from the top.
+	want := []float64{0.025, 0.05, 0.05, 0.025, 1}
+	for i, o := range os {
+		if !near(o.AdjustedP, want[i], 1e-12) {
+			t.Errorf("p = %v adjusted to %v, want %v", o.SignTestP, o.AdjustedP, want[i])
+		}
+	}
+
+	// 156 balanced openings, 10 games each: some raw p-values look
+	// significant by chance, the adjusted ones do not; ties rank in
+	// natural order.
+	rng := rand.New(rand.NewPCG(5, 6))
+	var games []Game
+	for o := range 156 {
+		for k := range 10 {
+			r := game.WhiteWins
+			if rng.IntN(2) == 0 {
+				r = game.BlackWins
+			}
+			w, b := "A", "B"
+			if k%2 == 1 {
+				w, b = b, w
+			}
+			games = append(games, Game{White: w, Black: b, FirstMover: game.White, Result: r,
+				Opening: fmt.Sprintf("random %d", o+1), OpeningMoves: fmt.Sprintf("K@a%d", o%8+1)})
+		}
+	}
+	a, err := Analyze(games, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := a.SideBalance.Openings
+	raw, adjusted := 0, 0
+	for i, o := range ops {
+		if o.SignTestP < 0.05 {
+			raw++
+		}
+		if o.AdjustedP < 0.05 {
+			adjusted++
+		}
+		if o.AdjustedP < o.SignTestP {
+			t.Errorf("%s: adjusted p %v below raw %v", o.Opening, o.AdjustedP, o.SignTestP)
+		}
+		if o.Moves == "" {
+			t.Errorf("%s: no moves", o.Opening)
+		}
+		if i > 0 {
+			p := ops[i-1]
+			if p.AdjustedP > o.AdjustedP {
+				t.Errorf("%s (adjusted %v) ranks above %s (adjusted %v)", p.Opening, p.AdjustedP, o.Opening, o.AdjustedP)
+			}
+			if p.AdjustedP == o.AdjustedP && p.SignTestP == o.SignTestP && p.Score == o.Score && NaturalCompare(p.Opening, o.Opening) > 0 {
+				t.Errorf("tie %s ranks above %s", p.Opening, o.Opening)
+			}
+		}
+	}
+	if raw == 0 || adjusted != 0 {
+		t.Errorf("%d raw and %d adjusted p-values below 0.05; want some raw (chance) and no adjusted", raw, adjusted)
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	sorted := []string{"", "1", "2", "10", "random 1", "random 2", "random 2a", "random 10", "random 13", "random 14", "random a", "x007", "x7", "x08"}
+	for i := range sorted {
+		for j := range sorted {
+			if got, want := NaturalCompare(sorted[i], sorted[j]), cmp.Compare(i, j); got != want {
+				t.Errorf("NaturalCompare(%q, %q) = %d, want %d", sorted[i], sorted[j], got, want)
+			}
+		}
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	tests := []struct {
+		name    string
+		c       WDL
+		favours string
+		more    bool // more games needed
+	}{
+		{"first mover wins", WDL{Wins: 70, Losses: 30}, "first", false},
+		{"second mover wins", WDL{Wins: 30, Draws: 10, Losses: 60}, "second", false},
+		{"small sample", WDL{Wins: 15, Draws: 8, Losses: 7}, "", true},
+		{"four wins", WDL{Wins: 4}, "", true},
+		{"large balanced sample", WDL{Wins: 5000, Draws: 1000, Losses: 5000}, "", false},
+	}
+	for _, tt := range tests {
+		b := balanceOf(tt.c, 0.95)
+		v := verdict(tt.c, b, SignTest(tt.c.Wins, tt.c.Losses), 0.95)
+		if v.Favours != tt.favours || (v.MoreGames > 0) != tt.more || v.Edge != VerdictEdge {
+			t.Errorf("%s: %+v, want favours %q, more games %v", tt.name, v, tt.favours, tt.more)
+		}
+		if tt.favours == "" && !tt.more && !(v.Within > 0 && v.Within < VerdictEdge) {
+			t.Errorf("%s: within %v, want below the edge", tt.name, v.Within)
+		}
+	}
+	// The count follows the textbook formula: n = ((1.96 + 0.84)·σ/0.02)².
+	c := WDL{Wins: 15, Draws: 8, Losses: 7}
+	v := verdict(c, balanceOf(c, 0.95), SignTest(15, 7), 0.95)
+	n := math.Pow((1.959964+0.841621)*math.Sqrt(c.variance())/0.02, 2)
+	if !near(float64(v.MoreGames+30), math.Ceil(n), 1) {
+		t.Errorf("more games %d, want about %.0f - 30", v.MoreGames, n)
+	}
+}
+
+func TestHumanReference(t *testing.T) {
+	r := CheversiHumanReference()
+	n := float64(r.Wins + r.Draws + r.Losses)
+	for _, k := range []int{r.Wins, r.Draws, r.Losses} {
+		pct := fmt.Sprintf("%.2f %%", 100*float64(k)/n)
+		if !strings.Contains(r.Source, pct) {
+			t.Errorf("source %q lacks the rounded %s", r.Source, pct)
+		}
+	}
+	for _, w := range []string{"BrainKing", "people", "empty board", "random openings"} {
+		if !strings.Contains(r.Source, w) {
+			t.Errorf("source %q does not say %q", r.Source, w)
+		}
+	}
+}
+
+// TestAnalyzeOrdoBounds: in the Ordo model a player who won or lost every
+// game shows a bound and no interval.
+func TestAnalyzeOrdoBounds(t *testing.T) {
+	a, err := Analyze(boundsFixtureGames(), Options{Model: Ordo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range a.Players {
+		want := map[string]string{"E": "lower", "D": "upper"}[p.Name]
+		if p.Bound != want || (want != "") != (p.Interval == 0) {
+			t.Errorf("%s: bound %q interval %v, want bound %q", p.Name, p.Bound, p.Interval, want)
+		}
+	}
+	if a.Players[0].Name != "E" || a.Players[0].LOSNext != nil {
+		t.Errorf("first %s LOS next %v, want E without an LOS", a.Players[0].Name, a.Players[0].LOSNext)
 	}
 }
 

@@ -41,6 +41,13 @@ type FitResult struct {
 	// Group is the connectivity group of each player, 0 for the largest.
 	Group  []int
 	Groups int
+	// Bound is 0 for a fitted rating. In the Ordo model a player that won
+	// (lost) every game has no finite rating; as ordo does, it is left out
+	// of the fit and rated where its record has even odds against the
+	// fitted opponents: Bound is +1 when its rating is at least that
+	// (every game won) and -1 when at most (every game lost). Such a
+	// rating has no standard error and no LOS.
+	Bound []int
 
 	// Advantage is the first mover's advantage in model units (for
 	// BayesElo, before display scaling; AdvantageElo gives it scaled).
@@ -56,8 +63,14 @@ type FitResult struct {
 	// was held at DefaultDrawElo.
 	DrawFixed bool
 	// DrawRate is the fitted probability of a draw between equal players
-	// when neither has an advantage.
-	DrawRate float64
+	// when neither has an advantage, and DrawRateLow and DrawRateHigh
+	// bound its interval at Options.Confidence (NaN when the games do not
+	// determine it). For BayesElo the interval maps drawElo ± z·SE, with
+	// the standard error from the full inverse information (ratings and
+	// advantage free); for Ordo, whose draw rate solves "expected draws =
+	// drawn games" with the ratings fitted, it is d0 ± z·SD(draws)/(d
+	// expected draws/d d0), the ratings and advantage held at their values.
+	DrawRate, DrawRateLow, DrawRateHigh float64
 	// Scale multiplies model units into displayed Elo: 4x/(1+x)² with
 	// x = 10^(-DrawElo/400) for BayesElo, 1 for Ordo.
 	Scale float64
@@ -85,8 +98,12 @@ func (f *FitResult) Index(name string) int {
 	return -1
 }
 
-// StdErr returns the standard error of player i's rating (display units).
+// StdErr returns the standard error of player i's rating (display units),
+// NaN for a bound.
 func (f *FitResult) StdErr(i int) float64 {
+	if f.Bound[i] != 0 {
+		return math.NaN()
+	}
 	return math.Sqrt(math.Max(0, f.cov.At(i, i)))
 }
 
@@ -96,9 +113,10 @@ func (f *FitResult) Covariance(i, j int) float64 { return f.cov.At(i, j) }
 
 // LOS returns the likelihood that player i is stronger than player j,
 // Φ((R_i - R_j)/sqrt(V_ii + V_jj - 2V_ij)) from the covariance of the fit.
-// It is NaN when i == j or the players are in different groups.
+// It is NaN when i == j, the players are in different groups or one of
+// them is rated by a bound.
 func (f *FitResult) LOS(i, j int) float64 {
-	if i == j || f.Group[i] != f.Group[j] {
+	if i == j || f.Group[i] != f.Group[j] || f.Bound[i] != 0 || f.Bound[j] != 0 {
 		return math.NaN()
 	}
 	v := f.cov.At(i, i) + f.cov.At(j, j) - 2*f.cov.At(i, j)
@@ -495,6 +513,29 @@ func (p *problem) ordoDrawRate(theta []float64) float64 {
 	return (lo + hi) / 2
 }
 
+// ordoDrawRateSE returns the standard error of ordo's draw rate d0 by the
+// delta method: the binomial spread of the number of draws under the fitted
+// model, divided by how fast the expected number moves with d0. It is 0
+// when that is undefined (no draws, or every game drawn).
+func (p *problem) ordoDrawRateSE(theta []float64, d0 float64) float64 {
+	if !(d0 > 0 && d0 < 1) {
+		return 0
+	}
+	const h = 1e-6
+	var variance, slope float64
+	for i := range p.cells {
+		c := &p.cells[i]
+		e := sigmoid(ordoBeta * (theta[c.f] + theta[p.n] - theta[c.s]))
+		pd := ordoDrawProb(e, d0)
+		variance += c.realGames() * pd * (1 - pd)
+		slope += c.realGames() * (ordoDrawProb(e, math.Min(d0+h, 1)) - ordoDrawProb(e, math.Max(d0-h, 0))) / (math.Min(d0+h, 1) - math.Max(d0-h, 0))
+	}
+	if !(slope > 0) {
+		return 0
+	}
+	return math.Sqrt(variance) / slope
+}
+
 // playerIndex returns the distinct names, sorted, and each one's position.
 func playerIndex(games []Game) ([]string, map[string]int) {
 	index := make(map[string]int)
@@ -695,6 +736,17 @@ func Fit(games []Game, opt Options) (*FitResult, error) {
 			return nil, fmt.Errorf("game %d: %w", i+1, err)
 		}
 	}
+	if opt.Model == Ordo {
+		res, err := fitOrdoBounds(games, opt)
+		if res != nil || err != nil {
+			return res, err
+		}
+	}
+	return fitGames(games, opt)
+}
+
+// fitGames is Fit on valid games with valid options.
+func fitGames(games []Game, opt Options) (*FitResult, error) {
 	names, index := playerIndex(games)
 	n := len(names)
 	anchor := -1
@@ -712,6 +764,7 @@ func Fit(games []Game, opt Options) (*FitResult, error) {
 		Players: names,
 		Group:   group,
 		Groups:  ngroups,
+		Bound:   make([]int, n),
 		Scale:   1,
 		index:   index,
 	}
@@ -733,13 +786,26 @@ func Fit(games []Game, opt Options) (*FitResult, error) {
 		return nil, err
 	}
 	res.Advantage = theta[p.advIdx()]
+	z := Quantile(opt.Confidence)
+	res.DrawRateLow, res.DrawRateHigh = math.NaN(), math.NaN()
 	if opt.Model == BayesElo {
 		res.DrawElo = theta[p.drawIdx()]
 		x := math.Pow(10, -res.DrawElo/400)
 		res.Scale = 4 * x / ((1 + x) * (1 + x))
-		res.DrawRate = math.Tanh(bayesA * res.DrawElo / 2)
+		rate := func(de float64) float64 { return math.Tanh(bayesA * math.Max(de, 0) / 2) }
+		res.DrawRate = rate(res.DrawElo)
+		for a, i := range p.active {
+			if i == p.drawIdx() {
+				se := math.Sqrt(cov.At(a, a))
+				res.DrawRateLow, res.DrawRateHigh = rate(res.DrawElo-z*se), rate(res.DrawElo+z*se)
+			}
+		}
 	} else {
 		res.DrawRate = p.ordoDrawRate(theta)
+		if se := p.ordoDrawRateSE(theta, res.DrawRate); se > 0 {
+			res.DrawRateLow = math.Max(0, res.DrawRate-z*se)
+			res.DrawRateHigh = math.Min(1, res.DrawRate+z*se)
+		}
 	}
 	if opt.Model == Ordo && res.DrawRate < 1 {
 		// Ordo's equations count draws as half points, so the inverse

@@ -61,6 +61,61 @@ func TestFitFixtureBayesElo(t *testing.T) {
 	}
 }
 
+// TestFitOrdoBounds: players who won or lost every game are rated as ordo
+// rates them. The expected values are ordo 1.2.6's output on the fixture
+// plus D, who loses two games with each colour to each of A, B and C, and E,
+// who beats A and B once with each colour (the games of
+// boundsFixtureGames written as PGN, run with
+// `ordo -p FILE -W -D -G -a 2300 -N 4`): E > 2774.7686, D < 1648.6885, and
+// the others as on the fixture alone, A 2380.4310, B 2313.4221, C
+// 2206.1469, White advantage 107.49, draw rate 30.65 %.
+func TestFitOrdoBounds(t *testing.T) {
+	f, err := Fit(boundsFixtureGames(), Options{Model: Ordo, Offset: 2300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		name   string
+		rating float64
+		bound  int
+	}{{"E", 2774.7686, 1}, {"A", 2380.4310, 0}, {"B", 2313.4221, 0}, {"C", 2206.1469, 0}, {"D", 1648.6885, -1}}
+	for _, w := range want {
+		i := f.Index(w.name)
+		if got := f.Ratings[i]; !near(got, w.rating, 0.01) || f.Bound[i] != w.bound {
+			t.Errorf("%s: rating %.4f bound %d, want %.4f bound %d", w.name, got, f.Bound[i], w.rating, w.bound)
+		}
+		if se := f.StdErr(i); (w.bound != 0) != math.IsNaN(se) {
+			t.Errorf("%s: standard error %v", w.name, se)
+		}
+	}
+	if !near(f.Advantage, 107.49, 0.005) || !near(f.DrawRate, 0.3065, 0.00005) {
+		t.Errorf("advantage %.3f draw rate %.5f, want 107.49 and 0.3065", f.Advantage, f.DrawRate)
+	}
+	if f.Prior != 0 {
+		t.Errorf("prior %v, want none: ordo adds no virtual draws", f.Prior)
+	}
+	if los := f.LOS(f.Index("E"), f.Index("A")); !math.IsNaN(los) {
+		t.Errorf("LOS of a bound = %v, want NaN", los)
+	}
+	if notes := strings.Join(f.Notes, " "); !strings.Contains(notes, "E won every game and D lost every game") {
+		t.Errorf("notes %q do not name the bounds", notes)
+	}
+	// An anchor must have a rating, not a bound.
+	if _, err := Fit(boundsFixtureGames(), Options{Model: Ordo, Anchor: "D"}); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("anchored on a bound: error %v, want ErrBadOptions", err)
+	}
+	// BayesElo keeps its prior and rates everyone.
+	b, err := Fit(boundsFixtureGames(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range b.Players {
+		if b.Bound[i] != 0 || math.IsNaN(b.StdErr(i)) {
+			t.Errorf("bayeselo: %s bound %d standard error %v", b.Players[i], b.Bound[i], b.StdErr(i))
+		}
+	}
+}
+
 func TestFitFixtureOrdo(t *testing.T) {
 	f, err := Fit(fixtureGames(), Options{Model: Ordo, Offset: 2300})
 	if err != nil {
@@ -154,6 +209,9 @@ func TestFitEdgeCases(t *testing.T) {
 	finiteAll := func(t *testing.T, f *FitResult) {
 		t.Helper()
 		for i, r := range f.Ratings {
+			if f.Bound[i] != 0 && !math.IsNaN(r) && !math.IsInf(r, 0) {
+				continue // a bound has no standard error
+			}
 			if math.IsNaN(r) || math.IsInf(r, 0) || math.IsNaN(f.StdErr(i)) || math.IsInf(f.StdErr(i), 0) {
 				t.Errorf("player %s: rating %v ± %v not finite", f.Players[i], r, f.StdErr(i))
 			}

@@ -27,3 +27,21 @@ func fixtureGames() []Game {
 	}
 	return games
 }
+
+// boundsFixtureGames returns the fixture's games plus D, who loses two
+// games with each colour to each of A, B and C, and E, who beats A and B
+// once with each colour.
+func boundsFixtureGames() []Game {
+	games := fixtureGames()
+	for _, o := range []string{"A", "B", "C"} {
+		for range 2 {
+			games = append(games, Game{White: "D", Black: o, FirstMover: game.White, Result: game.BlackWins},
+				Game{White: o, Black: "D", FirstMover: game.White, Result: game.WhiteWins})
+		}
+	}
+	for _, o := range []string{"A", "B"} {
+		games = append(games, Game{White: "E", Black: o, FirstMover: game.White, Result: game.WhiteWins},
+			Game{White: o, Black: "E", FirstMover: game.White, Result: game.BlackWins})
+	}
+	return games
+}

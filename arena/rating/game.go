@@ -31,8 +31,9 @@ type Game struct {
 	FirstMover game.Color
 	Result     game.Result // from White's side: WhiteWins, BlackWins or Draw
 	// Opening identifies the opening for the per-opening side balance; ""
-	// if unknown.
-	Opening string
+	// if unknown. OpeningMoves, when known, are its moves as text.
+	Opening      string
+	OpeningMoves string
 	// PairKey ties two games together: games with the same non-empty
 	// PairKey are a colour-reversed pair on the same opening (used for
 	// pentanomial statistics). "" if none.
@@ -41,6 +42,22 @@ type Game struct {
 	// illegal move) rather than by play. It counts for the ratings but not
 	// for the side balance, which is about the rules, not the bots.
 	Forfeit bool
+}
+
+// SideBalanceGames returns the games the side balance is about, those
+// decided by play, and the number of forfeits left out. Every first-mover
+// figure (counted or fitted, overall, per player, per pair, per opening)
+// is computed on these games and no others.
+func SideBalanceGames(games []Game) (side []Game, forfeits int) {
+	side = make([]Game, 0, len(games))
+	for _, g := range games {
+		if g.Forfeit {
+			forfeits++
+			continue
+		}
+		side = append(side, g)
+	}
+	return side, forfeits
 }
 
 // first returns the first mover's name, the second mover's name and the
@@ -204,7 +221,10 @@ func (o Options) withDefaults() (Options, error) {
 // Reference is a side-balance figure from outside the tournament, counted
 // from the first mover's side.
 type Reference struct {
-	Label  string `json:"label"`
+	Label string `json:"label"`
+	// Source says where the figure comes from and how its games differ
+	// from the tournament's, in a sentence for the reader.
+	Source string `json:"source"`
 	Wins   int    `json:"wins"`   // games the first mover won
 	Draws  int    `json:"draws"`  // drawn games
 	Losses int    `json:"losses"` // games the first mover lost
@@ -219,11 +239,16 @@ func (r Reference) validate() error {
 
 // CheversiHumanReference returns the outcome of 8951 games between people
 // under the cheversi preset, as published by the BrainKing game site: White
-// (the first mover) won 3023 (33.77 %), Black 5553 (62.03 %), and 375
-// (4.18 %) were drawn.
+// (the first mover) won 3023 (33.77 %), Black 5553 (62.04 %), and 375
+// (4.19 %) were drawn. Those games start from the empty board and are
+// played by people; bots that start from random openings are another
+// population, and Source says so.
 func CheversiHumanReference() *Reference {
 	return &Reference{
-		Label:  "human games on BrainKing",
+		Label: "human games on BrainKing",
+		Source: "8951 games between people on the BrainKing game site, each from the empty board " +
+			"(White won 33.77 %, Black 62.04 %, 4.19 % drawn); bots playing from random openings are " +
+			"another population, so the two columns compare rule sets only loosely",
 		Wins:   3023,
 		Draws:  375,
 		Losses: 5553,

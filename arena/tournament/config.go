@@ -84,16 +84,22 @@ type Config struct {
 // from the side of the first bot listed: H0 says its Elo advantage over the
 // second is Elo0, H1 that it is Elo1. The match stops as soon as the test
 // accepts either; Alpha and Beta (default 0.05 each) are the error rates.
+// Model is "logistic" (the default) or "normalized" (fastchess's default),
+// the Elo model in which Elo0 and Elo1 are meant.
 type SPRTConfig struct {
 	Elo0  float64 `toml:"elo0"`
 	Elo1  float64 `toml:"elo1"`
 	Alpha float64 `toml:"alpha"`
 	Beta  float64 `toml:"beta"`
+	Model string  `toml:"model"`
 }
 
 // Params returns the test's parameters with the defaults filled in.
 func (s *SPRTConfig) Params() rating.SPRTParams {
-	p := rating.SPRTParams{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta}
+	p := rating.SPRTParams{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: rating.SPRTModel(s.Model)}
+	if p.Model == "" {
+		p.Model = rating.LogisticElo
+	}
 	if p.Alpha == 0 {
 		p.Alpha = 0.05
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/rating"
 )
 
 // ManifestFile is the manifest's file name in a tournament's output
@@ -54,6 +55,10 @@ type Manifest struct {
 	Bots     []string       `json:"bots"`
 	Players  []string       `json:"players,omitempty"`
 	Openings []Opening      `json:"openings"`
+	// SPRT is the sequential test that may stop the match early, nil
+	// without one. It is not part of the schedule: a run with another
+	// test updates it.
+	SPRT *rating.SPRTParams `json:"sprt,omitempty"`
 }
 
 // NewManifest describes the whole tournament of cfg with schedule s.
@@ -73,7 +78,18 @@ func NewManifest(cfg *Config, s *Schedule) *Manifest {
 		Bots:        cfg.BotNames(),
 		Players:     slices.Clone(cfg.Format.Players),
 		Openings:    s.Openings,
+		SPRT:        sprtParams(cfg),
 	}
+}
+
+// sprtParams returns the parameters of cfg's sequential test, nil without
+// one.
+func sprtParams(cfg *Config) *rating.SPRTParams {
+	if cfg.SPRT == nil {
+		return nil
+	}
+	p := cfg.SPRT.Params()
+	return &p
 }
 
 // ReadManifest reads the manifest of an output directory. The error wraps

@@ -23,8 +23,9 @@ func GameTextFile(gameName string) string {
 
 // AppendGameText appends rec as one PGN game (PDN for checkers) followed by
 // a blank line. The tags White, Black and Result are the players of the
-// real colours and the result from White's side; the move text holds the
-// opening and the played moves and ends with the result token. Checkers
+// real colours and the result from White's side; Opening names the opening
+// and OpeningMoves lists its moves; the move text holds the opening and the
+// played moves and ends with the result token. Checkers
 // games carry GameType "21"; other games a Variant tag naming the preset.
 func AppendGameText(b []byte, rec *Record, event string) []byte {
 	tag := func(name, value string) {
@@ -54,7 +55,10 @@ func AppendGameText(b []byte, rec *Record, event string) []byte {
 	tag("Rules", rulesText(rec.Rules))
 	tag("GameId", strconv.Itoa(rec.ID))
 	tag("PairKey", rec.PairKey)
-	tag("Opening", rec.Opening.Name)
+	tag("Opening", OpeningLabel(rec))
+	if len(rec.Opening.Moves) > 0 {
+		tag("OpeningMoves", strings.Join(rec.Opening.Moves, " "))
+	}
 	tag("Termination", termination(rec))
 	if rec.Scores != nil {
 		tag("Score", fmt.Sprintf("%d-%d", rec.Scores.White, rec.Scores.Black))

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 	"time"
 
 	"github.com/arena-games/arena/arena/games"
@@ -30,7 +30,8 @@ func RatingGames(recs []Record) []rating.Game {
 		}
 		out = append(out, rating.Game{
 			White: r.White, Black: r.Black, FirstMover: first, Result: res,
-			Opening: OpeningLabel(r), PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
+			Opening: OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
+			PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
 		})
 	}
 	return out
@@ -60,24 +61,47 @@ func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, err
 // plus the side balance of human play as a reference when the games are
 // Cheversi under the unmodified cheversi preset.
 func RatingOptions(m *Manifest) rating.Options {
-	var opt rating.Options
-	if m.Game == "cheversi" && m.Preset == "cheversi" {
-		if r, err := games.New(m.Game, m.Preset, nil); err == nil && slices.Equal(r.Settings(), m.Rules) {
-			opt.Reference = rating.CheversiHumanReference()
-		}
-	}
-	return opt
+	return rating.Options{Reference: Reference(m.Game, m.Preset, rulesText(m.Rules))}
 }
 
-// ReportMeta describes a tournament for the reports.
+// Reference returns the side-balance figure from elsewhere that the
+// reports set beside a tournament's games of game under the preset with
+// the given rules (as the Rules tag of the arena's PGN writes them): the
+// outcome of human play when the games are Cheversi under the unmodified
+// cheversi preset; nil otherwise.
+func Reference(game, preset, rules string) *rating.Reference {
+	if game != "cheversi" || preset != "cheversi" {
+		return nil
+	}
+	r, err := games.New(game, preset, nil)
+	if err != nil || rulesText(r.Settings()) != rules {
+		return nil
+	}
+	return rating.CheversiHumanReference()
+}
+
+// ReportMeta describes a tournament for the reports: what it is, how many
+// of its games are recorded, and whether it finished (every game played,
+// or its sequential test decided; the test is replayed over the records).
 func ReportMeta(m *Manifest, recs []Record) reports.Meta {
 	meta := reports.Meta{
 		Name:    m.Name,
 		Game:    m.Game,
 		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, rulesText(m.Rules)),
 		Started: m.Created,
+		Run:     &reports.RunStatus{Played: len(recs), Scheduled: m.Games, Finished: len(recs) == m.Games},
 	}
-	if len(recs) == m.Games {
+	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
+		s := newSPRTState(*m.SPRT, m.Bots[0], m.Bots[1])
+		if err := s.add(recs...); err == nil {
+			meta.Run.SPRT = s.String()
+			if s.decided() && !meta.Run.Finished {
+				meta.Run.Finished = true
+				meta.Run.Stopped = fmt.Sprintf("the SPRT accepted %v after %d %s", s.result.Decision, s.result.N, sprtUnit(s.result))
+			}
+		}
+	}
+	if meta.Run.Finished {
 		for i := range recs {
 			end := recs[i].Start.Add(time.Duration(recs[i].DurationMS * float64(time.Millisecond)))
 			if end.After(meta.Finished) {

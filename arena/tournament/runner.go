@@ -171,6 +171,13 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 	case err != nil:
 		return nil, err
 	case stored != nil:
+		if a, b := stored.SPRT, r.manifest.SPRT; (a == nil) != (b == nil) || (a != nil && *a != *b) {
+			// The reports read the test from the manifest.
+			stored.SPRT = r.manifest.SPRT
+			if err := stored.Write(dir); err != nil {
+				return nil, err
+			}
+		}
 		r.manifest = stored
 	default:
 		if err := r.manifest.Write(dir); err != nil {

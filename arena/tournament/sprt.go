@@ -7,26 +7,81 @@ import (
 )
 
 // sprtState follows the sequential test of a two-bot match (Config.SPRT)
-// over the recorded games, from the first bot's side.
+// from the first bot's side. It takes the games in the order they are
+// recorded, the journal's order, and decides at the first game that takes
+// the test across a bound; games recorded after that (those in flight when
+// it decided) count for the ratings, not for the test. A later run reads
+// the journal in the same order, so it and the reports give the ratio and
+// the number of games or pairs of the live decision.
 type sprtState struct {
 	params           rating.SPRTParams
 	player, opponent string
-	games            []rating.Game
-	result           rating.SPRTResult
+
+	paired bool // the games come in colour-reversed pairs
+	games  rating.WDL
+	pairs  rating.Pentanomial
+	open   map[string]float64 // the player's points in the first game of an incomplete pair
+	result rating.SPRTResult
 }
 
 func newSPRT(cfg *Config) *sprtState {
 	if cfg.SPRT == nil || len(cfg.Bots) != 2 {
 		return nil
 	}
-	return &sprtState{params: cfg.SPRT.Params(), player: cfg.Bots[0].Name, opponent: cfg.Bots[1].Name}
+	return newSPRTState(cfg.SPRT.Params(), cfg.Bots[0].Name, cfg.Bots[1].Name)
 }
 
-// add takes recorded games into the test and updates its result.
+func newSPRTState(p rating.SPRTParams, player, opponent string) *sprtState {
+	s := &sprtState{params: p, player: player, opponent: opponent, open: map[string]float64{}}
+	s.result, _ = rating.SPRT(p, rating.WDL{}, rating.Pentanomial{}) // the parameters are validated with the configuration
+	return s
+}
+
+// add takes recorded games into the test, in order, until it decides.
 func (s *sprtState) add(recs ...Record) error {
-	s.games = append(s.games, RatingGames(recs)...)
-	wdl, pairs := rating.MatchCounts(s.games, s.player, s.opponent)
-	res, err := rating.SPRT(s.params, wdl, pairs)
+	for i := range recs {
+		if s.decided() {
+			return nil
+		}
+		r := &recs[i]
+		if _, err := r.GameResult(); err != nil {
+			continue
+		}
+		if !((r.White == s.player && r.Black == s.opponent) || (r.White == s.opponent && r.Black == s.player)) {
+			continue
+		}
+		if err := s.take(r.Points(s.player), r.PairKey); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// take counts one game, in which the player took points, and recomputes
+// the test.
+func (s *sprtState) take(points float64, pairKey string) error {
+	switch points {
+	case 1:
+		s.games.Wins++
+	case 0:
+		s.games.Losses++
+	default:
+		s.games.Draws++
+	}
+	if pairKey != "" {
+		s.paired = true
+		if first, ok := s.open[pairKey]; ok {
+			delete(s.open, pairKey)
+			s.pairs[int(2*(first+points)+0.5)]++
+		} else {
+			s.open[pairKey] = points
+		}
+	}
+	games := s.games
+	if s.paired {
+		games = rating.WDL{} // the test runs on the pairs
+	}
+	res, err := rating.SPRT(s.params, games, s.pairs)
 	if err != nil {
 		return fmt.Errorf("sprt: %w", err)
 	}
@@ -40,20 +95,36 @@ func (s *sprtState) decided() bool {
 	return s != nil && s.result.Decision != rating.Continue
 }
 
-// String describes the test's state in one line.
+// String describes the test's state in one line, e.g.
+// "SPRT, logistic Elo, H0 +0 H1 +5, alpha 0.05 beta 0.05: LLR 2.96 reached the upper bound 2.94 after 120 game pairs: H1 accepted (new is +5 Elo rather than +0 against old)".
 func (s *sprtState) String() string {
-	r := s.result
+	return sprtText(s.params, s.result, s.player, s.opponent)
+}
+
+// sprtText describes a test's state in one line.
+func sprtText(p rating.SPRTParams, r rating.SPRTResult, player, opponent string) string {
+	unit := sprtUnit(r)
+	head := fmt.Sprintf("SPRT, %s Elo, H0 %+g H1 %+g, alpha %g beta %g: LLR %.2f", r.Model, p.Elo0, p.Elo1, p.Alpha, p.Beta, r.LLR)
+	switch r.Decision {
+	case rating.AcceptH0:
+		return fmt.Sprintf("%s reached the lower bound %.2f after %d %s: H0 accepted (%s is %+g Elo rather than %+g against %s)",
+			head, r.Lower, r.N, unit, player, p.Elo0, p.Elo1, opponent)
+	case rating.AcceptH1:
+		return fmt.Sprintf("%s reached the upper bound %.2f after %d %s: H1 accepted (%s is %+g Elo rather than %+g against %s)",
+			head, r.Upper, r.N, unit, player, p.Elo1, p.Elo0, opponent)
+	}
+	return fmt.Sprintf("%s after %d %s, between the bounds %.2f and %.2f: no decision yet", head, r.N, unit, r.Lower, r.Upper)
+}
+
+// sprtUnit names what a test's N counts: "games", "game pairs", "game
+// pair"...
+func sprtUnit(r rating.SPRTResult) string {
 	unit := "games"
 	if r.Pentanomial {
 		unit = "game pairs"
 	}
-	verdict := "no decision yet"
-	switch r.Decision {
-	case rating.AcceptH0:
-		verdict = fmt.Sprintf("H0 accepted (%s vs %s: %+g Elo rather than %+g)", s.player, s.opponent, s.params.Elo0, s.params.Elo1)
-	case rating.AcceptH1:
-		verdict = fmt.Sprintf("H1 accepted (%s vs %s: %+g Elo rather than %+g)", s.player, s.opponent, s.params.Elo1, s.params.Elo0)
+	if r.N == 1 {
+		unit = unit[:len(unit)-1]
 	}
-	return fmt.Sprintf("SPRT [%g, %g] alpha %g beta %g: LLR %.2f in (%.2f, %.2f) after %d %s: %s",
-		s.params.Elo0, s.params.Elo1, s.params.Alpha, s.params.Beta, r.LLR, r.Lower, r.Upper, r.N, unit, verdict)
+	return unit
 }

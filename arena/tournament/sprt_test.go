@@ -1,8 +1,11 @@
 package tournament_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/arena-games/arena/arena/rating"
@@ -12,11 +15,16 @@ import (
 // TestSPRTStopsMatch plays a long match between a bot that plays legal
 // moves and one that forfeits every game: the test accepts H1 long before
 // the schedule is done, the match stops, and a second run plays nothing.
+//
+// The line that announced the decision while the match ran, the summary of
+// a second run and the reports all give the same LLR after the same number
+// of pairs, although games in flight at the decision were recorded too.
 func TestSPRTStopsMatch(t *testing.T) {
-	body := cheversiBody + "\n[format]\nrounds = 40\n\n[sprt]\nelo0 = 0\nelo1 = 50\n"
+	body := strings.Replace(cheversiBody, "concurrency = 2", "concurrency = 4", 1) + "\n[format]\nrounds = 40\n\n[sprt]\nelo0 = 0\nelo1 = 50\n"
 	path := writeConfig(t, body, "sprt", testBot{"first", "first"}, testBot{"loser", "illegal"})
 	out := filepath.Join(t.TempDir(), "out")
-	sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
+	var progress bytes.Buffer // written under the progress lock; read after Run returns
+	sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out, Progress: &progress})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -43,11 +51,71 @@ func TestSPRTStopsMatch(t *testing.T) {
 		}
 	}
 
+	var live string
+	for _, line := range strings.Split(progress.String(), "\n") {
+		if l, ok := strings.CutSuffix(line, "; stopping the match"); ok {
+			live = l
+		}
+	}
+	if !strings.Contains(live, "logistic Elo") || !strings.Contains(live, "reached the upper bound 2.94 after") || !strings.Contains(live, "H1 accepted") {
+		t.Errorf("live decision line %q, want the model, the bound reached and the decision", live)
+	}
+	if sum.SPRTText != live {
+		t.Errorf("summary %q, live line %q", sum.SPRTText, live)
+	}
+
 	sum2, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
 	if err != nil {
 		t.Fatalf("second Run: %v", err)
 	}
 	if sum2.Played != 0 || sum2.Recorded != sum.Recorded || sum2.SPRT == nil || sum2.SPRT.Decision != rating.AcceptH1 {
 		t.Errorf("second run: played %d, recorded %d, SPRT %+v; want nothing played and H1 still accepted", sum2.Played, sum2.Recorded, sum2.SPRT)
+	}
+	if *sum2.SPRT != *sum.SPRT || sum2.SPRTText != live {
+		t.Errorf("second run: %+v %q; live %+v %q", *sum2.SPRT, sum2.SPRTText, *sum.SPRT, live)
+	}
+	m, recs, err := tournament.LoadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := tournament.ReportMeta(m, recs).Run
+	if run == nil || run.SPRT != live || !run.Finished || !strings.Contains(run.Stopped, "SPRT accepted H1") || run.Played != len(recs) || run.Scheduled != total {
+		t.Errorf("report run status %+v, want the live line %q, finished early", run, live)
+	}
+}
+
+// TestSPRTDecisionStands: the test decides at the first recorded game that
+// takes it across a bound; games recorded after that (which here all go
+// the other way) change neither the decision nor its ratio, in the reports
+// as in a later run.
+func TestSPRTDecisionStands(t *testing.T) {
+	var recs []tournament.Record
+	for id := 1; id <= 400; id++ {
+		r := tournament.Record{ID: id, PairKey: fmt.Sprint("p", (id+1)/2), White: "a", Black: "b", FirstMover: "white"}
+		if id%2 == 0 {
+			r.White, r.Black = "b", "a"
+		}
+		switch {
+		case id > 300:
+			r.Result, r.Winner = map[string]string{"a": "0-1", "b": "1-0"}[r.White], "b"
+		case id%5 == 3:
+			r.Result = "1/2-1/2"
+		default:
+			r.Result, r.Winner = map[string]string{"a": "1-0", "b": "0-1"}[r.White], "a"
+		}
+		recs = append(recs, r)
+	}
+	m := &tournament.Manifest{Name: "m", Games: 1000, Bots: []string{"a", "b"},
+		SPRT: &rating.SPRTParams{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: rating.NormalizedElo}}
+	want := tournament.ReportMeta(m, recs).Run
+	if want.SPRT == "" {
+		t.Fatal("no SPRT in the report")
+	}
+	// The decision comes from the first games; all 400 would say otherwise.
+	if got := tournament.ReportMeta(m, recs[:300]).Run; got.SPRT != want.SPRT {
+		t.Errorf("decision from the first 300 games %q, from all %q", got.SPRT, want.SPRT)
+	}
+	if !strings.Contains(want.SPRT, "normalized Elo") || !strings.Contains(want.Stopped, "accepted H1") || !want.Finished {
+		t.Errorf("run %+v: want H1 accepted in the normalized model", want)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/pgn"
 	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports"
 )
 
@@ -76,14 +77,21 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(games) == 0 {
 		return fmt.Errorf("no finished games in %s", strings.Join(files, ", "))
 	}
-	a, err := rating.Analyze(games, rating.Options{Model: m, Anchor: *anchor, Offset: *offset})
+	opt := rating.Options{Model: m, Anchor: *anchor, Offset: *offset}
+	var rules string
+	if im.setting.known() {
+		// The arena's own files: the same reference as its own reports.
+		opt.Reference = tournament.Reference(im.setting.game, im.setting.preset, im.setting.rules)
+		rules = fmt.Sprintf("preset %s: %s", im.setting.preset, im.setting.rules)
+	}
+	a, err := rating.Analyze(games, opt)
 	if errors.Is(err, rating.ErrUnknownPlayer) {
 		return usagef("--anchor: %v", err)
 	}
 	if err != nil {
 		return err
 	}
-	meta := reports.Meta{Name: rateTitle(files), Sources: files}
+	meta := reports.Meta{Name: rateTitle(files), Sources: files, Game: im.setting.game, Rules: rules}
 	if err := reports.WriteTerminal(stdout, meta, a); err != nil {
 		return err
 	}
@@ -141,7 +149,33 @@ type importer struct {
 	games   []rating.Game
 	skipped skipLog
 	strs    map[string]string
+	// setting is the game, preset and rules that every rated game names in
+	// the tags the arena writes (Game, Variant, Rules); see setting.add.
+	setting setting
 }
+
+// setting is what the arena's own files say about the rules of their
+// games.
+type setting struct {
+	game, preset, rules string
+	seen, mixed         bool
+}
+
+// add takes one game's tags into account: the setting stays known while
+// every game names the same one.
+func (s *setting) add(r *pgn.Record) {
+	g := setting{game: r.Tag("Game"), preset: r.Tag("Variant"), rules: r.Tag("Rules")}
+	switch {
+	case s.mixed:
+	case !s.seen:
+		s.game, s.preset, s.rules, s.seen = g.game, g.preset, g.rules, true
+	case g.game != s.game || g.preset != s.preset || g.rules != s.rules:
+		s.mixed = true
+	}
+}
+
+// known reports whether every game named the same setting.
+func (s *setting) known() bool { return s.seen && !s.mixed && s.game != "" && s.preset != "" }
 
 // intern returns s, stored once however many records repeat it.
 func (im *importer) intern(s string) string {
@@ -231,11 +265,13 @@ func (im *importer) game(file string, r *pgn.Record) (rating.Game, bool) {
 		im.skipped.add(skip, file, r.Line)
 		return rating.Game{}, false
 	}
+	im.setting.add(r)
 	return rating.Game{
 		White: im.intern(white), Black: im.intern(black),
-		FirstMover: r.FirstMover(),
-		Result:     r.Result,
-		Opening:    im.intern(r.Opening()),
-		Forfeit:    r.Forfeit(),
+		FirstMover:   r.FirstMover(),
+		Result:       r.Result,
+		Opening:      im.intern(r.Opening()),
+		OpeningMoves: im.intern(r.OpeningMoves()),
+		Forfeit:      r.Forfeit(),
 	}, true
 }

@@ -78,59 +78,27 @@ func writeBenchPGN(w io.Writer, n int, seed uint64) error {
 	return bw.Flush()
 }
 
-var benchFile struct {
-	once sync.Once
-	path string
-	size int64
-	err  error
-}
-
-// benchPGN returns a generated file of *rateGames games, written once per
-// test binary into a temporary directory that is removed at exit.
+// benchPGN writes a file of *rateGames games into the benchmark's
+// temporary directory and returns its path and size. (A benchmark that
+// uses b.Loop runs its function once, so the file is written once.)
 func benchPGN(b *testing.B) (string, int64) {
-	benchFile.once.Do(func() {
-		dir, err := os.MkdirTemp("", "arena-rate-bench")
-		if err != nil {
-			benchFile.err = err
-			return
-		}
-		benchDirs = append(benchDirs, dir)
-		path := filepath.Join(dir, "bench.pgn")
-		f, err := os.Create(path)
-		if err != nil {
-			benchFile.err = err
-			return
-		}
-		if err := writeBenchPGN(f, *rateGames, 1); err != nil {
-			f.Close()
-			benchFile.err = err
-			return
-		}
-		if err := f.Close(); err != nil {
-			benchFile.err = err
-			return
-		}
-		st, err := os.Stat(path)
-		benchFile.path, benchFile.err = path, err
-		if err == nil {
-			benchFile.size = st.Size()
-		}
-	})
-	if benchFile.err != nil {
-		b.Fatal(benchFile.err)
+	path := filepath.Join(b.TempDir(), "bench.pgn")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return benchFile.path, benchFile.size
-}
-
-// benchDirs are removed by TestMain.
-var benchDirs []string
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	for _, d := range benchDirs {
-		os.RemoveAll(d)
+	if err := writeBenchPGN(f, *rateGames, 1); err != nil {
+		f.Close()
+		b.Fatal(err)
 	}
-	os.Exit(code)
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, st.Size()
 }
 
 // BenchmarkRate runs `arena rate --model ordo` on a generated PGN file
@@ -142,6 +110,7 @@ func TestMain(m *testing.M) {
 func BenchmarkRate(b *testing.B) {
 	path, size := benchPGN(b)
 	b.SetBytes(size)
+	b.ResetTimer()
 	b.ReportAllocs()
 	var arenaTime, ordoTime time.Duration
 	var peak uint64

@@ -96,9 +96,6 @@ func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, 
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	if sum.SPRTText != "" {
-		fmt.Fprintln(stdout, sum.SPRTText)
-	}
 	fmt.Fprintf(stderr, "journal, games and reports are in %s\n", sum.Dir)
 	if !sum.Complete && errors.Is(runErr, context.Canceled) {
 		fmt.Fprintf(stderr, "stopped with %d of %d games recorded; to play the rest, run again:\n  %s\n", sum.Recorded, sum.Total, again)
@@ -118,8 +115,12 @@ func printReports(w io.Writer, dir string, m *tournament.Manifest, recs []tourna
 	if a == nil {
 		return nil // no games recorded yet
 	}
-	if err := reports.WriteTerminal(w, reports.Meta{}, a); err != nil {
+	meta := tournament.ReportMeta(m, recs)
+	if err := reports.WriteTerminal(w, reports.Meta{Run: meta.Run}, a); err != nil {
 		return err
+	}
+	if meta.Run.SPRT != "" {
+		fmt.Fprintln(w, meta.Run.SPRT)
 	}
 	var forfeits []string
 	for _, s := range tournament.Standings(recs, m.Bots) {

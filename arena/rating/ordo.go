@@ -1,0 +1,188 @@
+package rating
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// fitOrdoBounds fits the Ordo model the way ordo does when some players won
+// or lost every game: those players are left out, the others are fitted on
+// the games among themselves (and centred, or anchored, on their own), and
+// each one left out is then rated where its record has even odds against
+// its fitted opponents, with the fitted advantage and draw rate: the
+// rating x with Π P(win)^n = 1/2 over its games for a player that won them
+// all, Π P(loss)^n = 1/2 for one that lost them all. That rating is a
+// bound (FitResult.Bound): the games say only that the player is at least
+// (at most) about that strong.
+//
+// It returns nil and no error when no player won or lost every game, or
+// when ordo's way does not give finite ratings (nothing is left, what is
+// left is not linked in both directions, or a player left out met only
+// other such players); Fit then adds virtual draws instead.
+func fitOrdoBounds(games []Game, opt Options) (*FitResult, error) {
+	names, index := playerIndex(games)
+	n := len(names)
+	points, played := make([]float64, n), make([]float64, n)
+	for _, g := range games {
+		for _, name := range [2]string{g.White, g.Black} {
+			points[index[name]] += g.pointsFor(name)
+			played[index[name]]++
+		}
+	}
+	bound := make([]int, n)
+	var winners, losers []string
+	for i := range n {
+		switch {
+		case points[i] < 0.001:
+			bound[i] = -1
+			losers = append(losers, names[i])
+		case played[i]-points[i] < 0.001:
+			bound[i] = 1
+			winners = append(winners, names[i])
+		}
+	}
+	if len(winners)+len(losers) == 0 {
+		return nil, nil
+	}
+	if i, ok := index[opt.Anchor]; ok && bound[i] != 0 {
+		return nil, fmt.Errorf("%w: anchor %q won or lost every game, so the ordo model gives it only a bound; anchor another player",
+			ErrBadOptions, opt.Anchor)
+	}
+	var rest []Game
+	for _, g := range games {
+		if bound[index[g.White]] == 0 && bound[index[g.Black]] == 0 {
+			rest = append(rest, g)
+		}
+	}
+	if len(rest) == 0 {
+		return nil, nil
+	}
+	restNames, restIndex := playerIndex(rest)
+	restCells := condense(rest, restIndex)
+	restGroup, _ := groups(len(restNames), restCells)
+	if !stronglyConnected(len(restNames), restCells, restGroup) {
+		return nil, nil
+	}
+	sub, err := fitGames(rest, opt)
+	if err != nil {
+		return nil, err
+	}
+
+	res := &FitResult{
+		Model:          Ordo,
+		Players:        names,
+		Ratings:        make([]float64, n),
+		Group:          make([]int, n),
+		Groups:         sub.Groups,
+		Bound:          bound,
+		Advantage:      sub.Advantage,
+		AdvantageSE:    sub.AdvantageSE,
+		AdvantageFixed: sub.AdvantageFixed,
+		DrawRate:       sub.DrawRate,
+		DrawRateLow:    sub.DrawRateLow,
+		DrawRateHigh:   sub.DrawRateHigh,
+		Scale:          1,
+		LogLikelihood:  sub.LogLikelihood,
+		Iterations:     sub.Iterations,
+		Notes:          sub.Notes,
+		index:          index,
+	}
+	cov := mat.NewSymDense(n, nil)
+	for i, name := range names {
+		j := sub.Index(name)
+		if j < 0 {
+			continue
+		}
+		res.Ratings[i], res.Group[i] = sub.Ratings[j], sub.Group[j]
+		for k, other := range names {
+			if l := sub.Index(other); l >= 0 && k >= i {
+				cov.SetSym(i, k, sub.cov.At(j, l))
+			}
+		}
+	}
+	res.cov = cov
+
+	// The players left out, against their fitted opponents.
+	type opponent struct{ rating, games float64 }
+	against := make([][]opponent, n)
+	for _, g := range games {
+		first, second, _ := g.first()
+		f, s := index[first], index[second]
+		switch {
+		case bound[f] != 0 && bound[s] == 0:
+			against[f] = append(against[f], opponent{res.Ratings[s] - res.Advantage, 1})
+			res.Group[f] = res.Group[s]
+		case bound[s] != 0 && bound[f] == 0:
+			against[s] = append(against[s], opponent{res.Ratings[f] + res.Advantage, 1})
+			res.Group[s] = res.Group[f]
+		}
+	}
+	for i := range n {
+		if bound[i] == 0 {
+			continue
+		}
+		if len(against[i]) == 0 {
+			return nil, nil // met only players who also won or lost every game
+		}
+		ops := against[i]
+		res.Ratings[i] = ordoEvenOdds(bound[i] > 0, func(x float64) float64 {
+			var lp float64
+			for _, o := range ops {
+				e := sigmoid(ordoBeta * (x - o.rating))
+				d := ordoDrawProb(e, res.DrawRate)
+				p := e - d/2 // win
+				if bound[i] < 0 {
+					p = 1 - e - d/2 // loss
+				}
+				lp += o.games * math.Log(math.Max(p, 1e-300))
+			}
+			return lp
+		}, ops[0].rating)
+	}
+	var parts []string
+	if len(winners) > 0 {
+		parts = append(parts, strings.Join(winners, ", ")+" won every game")
+	}
+	if len(losers) > 0 {
+		parts = append(parts, strings.Join(losers, ", ")+" lost every game")
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf(
+		"%s; as ordo does, the fit leaves them out and shows the rating at which that record has even odds, a bound (> at least, < at most) without an interval",
+		strings.Join(parts, " and ")))
+	return res, nil
+}
+
+// ordoEvenOdds returns the rating x at which logP(x), the log-probability
+// of a player's record, is ln(1/2). logP increases with x when winner is
+// true and decreases otherwise; start is a rating to search from.
+func ordoEvenOdds(winner bool, logP func(x float64) float64, start float64) float64 {
+	g := func(x float64) float64 { // increases with x; zero at the root
+		v := logP(x) + math.Ln2
+		if !winner {
+			v = -v
+		}
+		return v
+	}
+	lo, hi := start, start
+	for step := 100.0; g(lo) > 0 && step < 1e8; step *= 2 {
+		lo -= step
+	}
+	for step := 100.0; g(hi) < 0 && step < 1e8; step *= 2 {
+		hi += step
+	}
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if g(mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo + (hi-lo)/2
+}
