@@ -87,6 +87,7 @@ type htmlView struct {
 	Openings                              table
 	ByPlayer                              table
 	Pairs                                 table
+	Search                                table
 	Groups                                [][]string
 	Notes                                 []string
 	// Games is the game viewer's data ("" without games); ViewerScript and
@@ -133,6 +134,7 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	v.ByPlayer = byPlayerTable(a)
 	v.Openings = openingsTable(a)
 	v.Pairs = pairsTable(a)
+	v.Search = searchTable(m)
 	if len(a.Groups) > 1 {
 		for _, g := range a.Groups {
 			v.Groups = append(v.Groups, g.Players)

@@ -104,6 +104,11 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 	fmt.Fprintf(ew, "## Pairs\n\n")
 	mdTable(ew, pairsTable(a), 2)
 
+	if search := searchTable(m); len(search.Rows) > 0 {
+		fmt.Fprintf(ew, "## Search\n\n")
+		mdTable(ew, search, 1)
+	}
+
 	if n := len(a.Players); n > 1 && n <= maxLOSMatrix {
 		fmt.Fprintf(ew, "## Likelihood of superiority\n\n")
 		t := table{Header: []string{""}}

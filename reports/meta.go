@@ -31,6 +31,9 @@ type Meta struct {
 	// Run says how far the run that played the games got; nil when that is
 	// not known (games rated from files).
 	Run *RunStatus `json:"run,omitempty"`
+	// Search sums up each bot's searches, for a tournament's reports
+	// (report.md, report.html, report.json); nil leaves the table out.
+	Search []BotSearch `json:"search,omitempty"`
 }
 
 // RunStatus is how far a tournament run got.
@@ -45,6 +48,24 @@ type RunStatus struct {
 	Stopped string `json:"stopped,omitempty"`
 	// SPRT describes the state of the run's sequential test, if it had one.
 	SPRT string `json:"sprt,omitempty"`
+}
+
+// BotSearch sums up what one bot reported about its searches (the last
+// info line of each move) and the time the arena measured for its moves.
+type BotSearch struct {
+	Bot string `json:"bot"`
+	// Moves is how many moves the bot played (opening moves excluded);
+	// WithInfo how many of them came with search info.
+	Moves    int `json:"moves"`
+	WithInfo int `json:"with_info"`
+	// AvgDepth is the mean depth over the moves that report one (0 when
+	// none does).
+	AvgDepth float64 `json:"avg_depth"`
+	// NodesPerSecond is the nodes reported over the time the arena
+	// measured for the moves that report nodes (0 when none does).
+	NodesPerSecond float64 `json:"nodes_per_second"`
+	// AvgMoveMS is the mean time per move, as the arena measured it.
+	AvgMoveMS float64 `json:"avg_move_ms"`
 }
 
 // File names written by WriteFiles.

@@ -7,6 +7,30 @@ import (
 	"github.com/arena-games/arena/arena/rating"
 )
 
+// searchTable is what each bot reported about its searches; it has no rows
+// when m has no search statistics.
+func searchTable(m Meta) table {
+	t := table{Header: []string{"Player", "Moves", "With info", "Avg depth", "Nodes/s", "Time/move"}, Legend: []legendItem{
+		{"Moves", "the moves the bot played, the opening's not counted"},
+		{"With info", "the moves that came with search information: the last info line the bot wrote before the move"},
+		{"Avg depth", "the mean depth those lines report"},
+		{"Nodes/s", "the nodes those lines report, over the time the arena measured for those moves"},
+		{"Time/move", "the mean time a move took, as the arena measured it (from sending the request to reading the move)"},
+	}}
+	for _, s := range m.Search {
+		depth, nps := dash, dash
+		if s.AvgDepth > 0 {
+			depth = f1(s.AvgDepth)
+		}
+		if s.NodesPerSecond > 0 {
+			nps = strconv.FormatFloat(s.NodesPerSecond, 'f', 0, 64)
+		}
+		t.Rows = append(t.Rows, []string{s.Bot, strconv.Itoa(s.Moves), strconv.Itoa(s.WithInfo), depth, nps,
+			strconv.FormatFloat(s.AvgMoveMS, 'f', 1, 64) + " ms"})
+	}
+	return t
+}
+
 // table is a header and rows of formatted cells: the tables of the terminal,
 // Markdown and HTML reports are built once here and only laid out by each
 // writer.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -45,6 +46,7 @@ func TestNodeLimitedMatch(t *testing.T) {
 				t.Errorf("game %d: forfeit %+v", r.ID, *r.Forfeit)
 			}
 			games[r.ID] = r.AllMoves()
+			checkSearchInfo(t, &r)
 		}
 		log, err := os.ReadFile(filepath.Join(out, "arena.log"))
 		if err != nil {
@@ -81,5 +83,31 @@ func TestOwnLimitNotObeyed(t *testing.T) {
 	_, err = tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: filepath.Join(t.TempDir(), "out")})
 	if !errors.Is(err, tournament.ErrBot) || !strings.Contains(err.Error(), `bot "plain"`) || !strings.Contains(err.Error(), "request depth") {
 		t.Errorf("Run = %v, want ErrBot naming plain and its missing request depth", err)
+	}
+}
+
+// checkSearchInfo checks the search info recorded with each move of a
+// game of TestNodeLimitedMatch: alphabeta's within the node limit, the
+// test bot's as it sends it.
+func checkSearchInfo(t *testing.T, r *tournament.Record) {
+	t.Helper()
+	first, err := r.FirstMoverColor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, m := range r.Moves {
+		mover := r.White
+		if (int(first)+len(r.Opening.Moves)+j)%2 == int(game.Black) {
+			mover = r.Black
+		}
+		in := m.Info
+		switch {
+		case in == nil:
+			t.Errorf("game %d, move %d (%s, %s): no search info", r.ID, j+1, m.Move, mover)
+		case mover == "plain" && (in.Depth != 1 || in.Text != "test bot" || in.Score != nil):
+			t.Errorf("game %d, move %d: %s's info %+v, want depth 1 and the text it sends", r.ID, j+1, mover, *in)
+		case mover != "plain" && (in.Depth < 1 || in.Nodes < 1 || in.Nodes > 3000 || in.Score == nil || len(in.PV) == 0):
+			t.Errorf("game %d, move %d: %s's info %+v, want depth, score, pv and at most 3000 nodes", r.ID, j+1, mover, *in)
+		}
 	}
 }

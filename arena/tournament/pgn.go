@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -79,6 +80,8 @@ func AppendGameText(b []byte, rec *Record, event string) []byte {
 		b = append(b, w...)
 	}
 	moves := rec.AllMoves()
+	opening := len(rec.Opening.Moves)
+	var comment []byte
 	for i, m := range moves {
 		// A move number starts each pair of plies, the first mover's first
 		// (Black's in checkers, as PDN expects).
@@ -86,12 +89,50 @@ func AppendGameText(b []byte, rec *Record, event string) []byte {
 			word(strconv.Itoa(i/2+1) + ".")
 		}
 		word(m)
+		if i >= opening {
+			comment = appendMoveComment(comment[:0], &rec.Moves[i-opening])
+			word(string(comment))
+		}
 	}
 	if rec.Forfeit != nil {
 		word(pgnComment(fmt.Sprintf("%s forfeits: %s", rec.Forfeit.Bot, strings.TrimSpace(rec.Forfeit.Kind+" "+rec.Forfeit.Detail))))
 	}
 	word(rec.Result)
 	return append(b, "\n\n"...)
+}
+
+// appendMoveComment appends the comment of a played move in the form
+// cutechess writes and rating and viewing tools read: "{+0.35/12 0.21s}",
+// the bot's score divided by 100 (pawns, or men for checkers bots that
+// report hundredths of a man) from the mover's point of view with its
+// sign, the depth, and the time the arena measured, in seconds with fewer
+// decimals as it grows. The score and depth appear only when the bot
+// reported both; the time always does.
+func appendMoveComment(b []byte, m *MoveRecord) []byte {
+	b = append(b, '{')
+	if in := m.Info; in != nil && in.Score != nil && in.Depth > 0 {
+		if *in.Score > 0 {
+			b = append(b, '+')
+		}
+		b = strconv.AppendFloat(b, float64(*in.Score)/100, 'f', 2, 64)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(in.Depth), 10)
+		b = append(b, ' ')
+	}
+	ms := int64(math.Round(m.MS))
+	prec := 0
+	switch {
+	case ms == 0:
+		return append(b, "0s}"...)
+	case ms < 100:
+		prec = 3
+	case ms < 1000:
+		prec = 2
+	case ms < 10000:
+		prec = 1
+	}
+	b = strconv.AppendFloat(b, float64(ms)/1000, 'f', prec, 64)
+	return append(b, "s}"...)
 }
 
 // termination returns the PGN Termination tag value.

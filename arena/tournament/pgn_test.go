@@ -2,6 +2,8 @@ package tournament_test
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/arena-games/arena/arena/pgn"
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -166,5 +169,73 @@ func TestStandings(t *testing.T) {
 	}
 	if s := got[3].Score(); s != 0 {
 		t.Errorf("score without games = %v, want 0", s)
+	}
+}
+
+// TestGameTextReadBack writes games whose moves carry search info as
+// move comments and reads them back with package pgn, as arena rate does:
+// every game, player, result and forfeit must come back, and every played
+// move must carry its comment.
+func TestGameTextReadBack(t *testing.T) {
+	var recs []tournament.Record
+	for i, g := range []struct {
+		game    string
+		opening []string
+		plies   int
+	}{
+		{"checkers", []string{"9-13", "21-17", "5-9"}, 1000},
+		{"cheversi", nil, 100},
+		{"cheversi", []string{"K@d4"}, 3}, // ends in a forfeit
+	} {
+		rec := playedRecord(t, g.game, g.opening, g.plies)
+		rec.ID = i + 1
+		for j := range rec.Moves {
+			score := 37*j - 400
+			rec.Moves[j].MS = float64(j * 13)
+			rec.Moves[j].Info = &tournament.SearchInfo{Depth: j%9 + 1, Score: &score, Nodes: int64(1000 * j),
+				PV: []string{rec.Moves[j].Move}, Text: "brace } and { inside"}
+		}
+		recs = append(recs, rec)
+	}
+	var buf bytes.Buffer
+	if err := tournament.WriteGameText(&buf, recs, "Read back"); err != nil {
+		t.Fatal(err)
+	}
+	r := pgn.NewReader(bytes.NewReader(buf.Bytes()), "games.pgn")
+	for i := range recs {
+		got, err := r.Next()
+		if err != nil {
+			t.Fatalf("game %d: %v\n%s", i+1, err, buf.String())
+		}
+		want := &recs[i]
+		first, _ := want.FirstMoverColor()
+		if got.White() != want.White || got.Black() != want.Black || got.Result.String() != want.Result ||
+			got.Forfeit() != (want.Forfeit != nil) || got.FirstMover() != first || got.Tag("GameId") != strconv.Itoa(want.ID) {
+			t.Errorf("game %d read back as %s-%s %v (forfeit %v, first %v, id %s); want %s-%s %s (forfeit %v, first %v, id %d)",
+				i+1, got.White(), got.Black(), got.Result, got.Forfeit(), got.FirstMover(), got.Tag("GameId"),
+				want.White, want.Black, want.Result, want.Forfeit != nil, first, want.ID)
+		}
+	}
+	if _, err := r.Next(); !errors.Is(err, io.EOF) {
+		t.Errorf("after the last game: %v, want io.EOF", err)
+	}
+	// Every played move has its comment right after it.
+	comment := regexp.MustCompile(`^\{[+-]?\d+\.\d\d/\d+ \d+(\.\d+)?s\}$`)
+	for i := range recs {
+		text := string(tournament.AppendGameText(nil, &recs[i], "E"))
+		_, body, _ := strings.Cut(text, "\n\n")
+		tokens := regexp.MustCompile(`\{[^}]*\}|\S+`).FindAllString(body, -1)
+		n := 0
+		for j, tok := range tokens {
+			if strings.HasPrefix(tok, "{") && comment.MatchString(tok) {
+				if prev := tokens[j-1]; prev != recs[i].Moves[n].Move {
+					t.Errorf("game %d: comment %s follows %q, want move %q", i+1, tok, prev, recs[i].Moves[n].Move)
+				}
+				n++
+			}
+		}
+		if n != len(recs[i].Moves) {
+			t.Errorf("game %d: %d move comments, want %d", i+1, n, len(recs[i].Moves))
+		}
 	}
 }

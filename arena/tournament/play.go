@@ -189,7 +189,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		}
 		text := m.String()
 		moves = append(moves, text)
-		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed)})
+		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed), Info: NewSearchInfo(reply.Info)})
 	}
 }
 

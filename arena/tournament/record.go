@@ -2,6 +2,8 @@ package tournament
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/arena-games/arena/arena/game"
@@ -62,10 +64,58 @@ type RecordOpening struct {
 }
 
 // MoveRecord is one move played by a bot and the time it took (measured by
-// the arena, from sending the position to reading the move).
+// the arena, from sending the position to reading the move), with the last
+// info line the bot wrote before it, if any.
 type MoveRecord struct {
-	Move string  `json:"move"`
-	MS   float64 `json:"ms"`
+	Move string      `json:"move"`
+	MS   float64     `json:"ms"`
+	Info *SearchInfo `json:"info,omitempty"`
+}
+
+// SearchInfo is what a bot reported about its search for one move: the
+// fields of its last info line, as the bot sent them. Score is from the
+// point of view of the bot that moved, in the bot's own unit (checkers
+// bots commonly report hundredths of a man). TimeMS is the time the bot
+// reported, not the time the arena measured (MoveRecord.MS).
+type SearchInfo struct {
+	Depth  int      `json:"depth,omitempty"`
+	Score  *int     `json:"score,omitempty"`
+	Nodes  int64    `json:"nodes,omitempty"`
+	TimeMS int64    `json:"time_ms,omitempty"`
+	PV     []string `json:"pv,omitempty"`
+	Text   string   `json:"text,omitempty"` // the info line's free text ("info string ...")
+}
+
+// Limits on what a SearchInfo keeps of an info line, so that a bot cannot
+// bloat the journal: the pv's first maxPVMoves moves and the first
+// maxInfoText bytes of the free text.
+const (
+	maxPVMoves  = 32
+	maxInfoText = 256
+)
+
+// NewSearchInfo returns the SearchInfo of an info line, or nil when info
+// is nil or carries none of its fields.
+func NewSearchInfo(info *protocol.Info) *SearchInfo {
+	if info == nil {
+		return nil
+	}
+	si := &SearchInfo{Depth: info.Depth, Nodes: info.Nodes, TimeMS: info.Time.Milliseconds()}
+	if info.HasScore {
+		score := info.Score
+		si.Score = &score
+	}
+	if len(info.PV) > 0 {
+		si.PV = slices.Clone(info.PV[:min(len(info.PV), maxPVMoves)])
+	}
+	si.Text = info.String
+	if len(si.Text) > maxInfoText {
+		si.Text = strings.ToValidUTF8(si.Text[:maxInfoText], "")
+	}
+	if si.Depth == 0 && si.Score == nil && si.Nodes == 0 && si.TimeMS == 0 && si.PV == nil && si.Text == "" {
+		return nil
+	}
+	return si
 }
 
 // Forfeit says who forfeited a game and why.

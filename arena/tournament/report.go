@@ -90,6 +90,7 @@ func ReportMeta(m *Manifest, recs []Record) reports.Meta {
 		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, rulesText(m.Rules)),
 		Started: m.Created,
 		Run:     &reports.RunStatus{Played: len(recs), Scheduled: m.Games, Finished: len(recs) == m.Games},
+		Search:  SearchStats(recs, m.Bots),
 	}
 	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
 		s := newSPRTState(*m.SPRT, m.Bots[0], m.Bots[1])
