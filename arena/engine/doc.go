@@ -37,15 +37,28 @@
 // exits on its own is noticed at once (Exited) but reaped only by Close,
 // after the group kill, so that its process group id cannot have been
 // reused by an unrelated process when the kill is sent. Each Engine runs
-// two goroutines, the reaper and the stderr copier, and Close waits for
-// both (and for a third it runs itself while the bot quits, which reads
-// and discards the bot's last output so that it cannot block on a full
-// pipe). A process that leaves the bot's process
-// group (with setsid, for example) is beyond the arena's reach; the arena
-// only closes its own ends of the pipes such a process may hold.
+// two goroutines, one that learns of the bot's exit and reaps it, and the
+// stderr copier, and Close waits for both (and for a third it runs itself
+// while the bot quits, which reads and discards the bot's last output so
+// that it cannot block on a full pipe).
 //
-// The package runs on Unix systems. Linux gets the full guarantees above;
-// elsewhere (macOS, the BSDs) there is no parent-death signal, so a bot
+// On Linux, in a program that calls Supervise first thing in main, each
+// bot runs under a supervisor: the program's own executable, started in a
+// mode that launches the bot in a process group of its own, with the
+// arena's pipes as its stdin, stdout and stderr (no copy on the way), and
+// becomes the reaper of every orphaned descendant of the bot. When the
+// arena closes the bot, or dies in any way (the supervisor's parent-death
+// signal), the supervisor kills the bot's group and every process the bot
+// left behind, even one that left the group or the session with setsid,
+// reaps them and exits. The supervisor reports the bot's pid and exit
+// status to the arena on a pipe of its own, so that an Engine reports the
+// bot's exit exactly as it would for its own child. KillAll kills every
+// bot at once, for a program about to exit without closing its engines.
+//
+// Without Supervise (and off Linux) bots are the arena's children: a bot
+// is killed by its parent-death signal if the arena dies, but a process
+// it started outside its process group is beyond the arena's reach.
+// Elsewhere than Linux there is no parent-death signal at all, so a bot
 // whose arena is killed outright sees only its stdin close, and a bot is
 // reaped as soon as it exits rather than at Close. Windows is not
 // supported: it has no process groups to kill a bot's whole tree with.

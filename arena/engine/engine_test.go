@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -719,6 +721,91 @@ func TestDoubleMove(t *testing.T) {
 		}
 		e.Close()
 	}
+}
+
+// TestNoBotOutlivesArena kills an arena outright (kill -9) while it runs a
+// bot started through a shell script that does not exec it, and whose
+// children stay in its process group or leave it with setsid: none of
+// them may survive.
+func TestNoBotOutlivesArena(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	arena := exec.Command(exe)
+	arena.Env = append(os.Environ(), envFakeArena+"="+dir)
+	var stderr strings.Builder
+	arena.Stderr = &stderr
+	if err := arena.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer arena.Process.Kill()
+	var pgid int
+	var escapers []int
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b1, err1 := os.ReadFile(filepath.Join(dir, "bot.pid"))
+		b2, err2 := os.ReadFile(filepath.Join(dir, "escapers.pid"))
+		if err1 == nil && err2 == nil && len(strings.Fields(string(b2))) == 2 {
+			pgid, _ = strconv.Atoi(string(b1))
+			for _, f := range strings.Fields(string(b2)) {
+				pid, _ := strconv.Atoi(f)
+				escapers = append(escapers, pid)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the fake arena did not start its bot within 30s: %s", stderr.String())
+		}
+	}
+	group := groupMembers(pgid)
+	if len(group) < 3 { // bash, the bot and the sleeper that stays
+		t.Fatalf("bot process group %d has %v, want bash, the bot and a sleeper", pgid, group)
+	}
+	t.Cleanup(func() { // whatever the outcome, leave nothing behind
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		for _, pid := range escapers {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	if err := arena.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	arena.Wait()
+	for _, pid := range append(group, escapers...) {
+		if !processGone(pid, true) {
+			t.Errorf("process %d (%s) outlived the arena", pid, processName(pid))
+		}
+	}
+	if left := groupMembers(pgid); len(left) > 0 {
+		t.Errorf("processes of the bot's group left: %v", left)
+	}
+}
+
+// groupMembers returns the live (not zombie) processes of process group
+// pgid.
+func groupMembers(pgid int) []int {
+	dirs, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if pg, err := syscall.Getpgid(pid); err == nil && pg == pgid && processState(pid) != 'Z' {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// processName returns the command name of pid, for messages.
+func processName(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	return strings.TrimSpace(string(b))
 }
 
 func TestKindString(t *testing.T) {

@@ -3,12 +3,16 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -17,14 +21,19 @@ import (
 // set, TestMain runs fakeBot in that mode instead of the tests, as os/exec's
 // own tests do.
 const (
-	envBotMode = "ARENA_ENGINE_FAKE_BOT"
-	envPidFile = "ARENA_ENGINE_FAKE_PIDFILE" // where "grandchild" writes its child's pid
-	envEcho    = "ARENA_ENGINE_FAKE_ECHO"    // reported back by "good"
+	envBotMode   = "ARENA_ENGINE_FAKE_BOT"
+	envFakeArena = "ARENA_ENGINE_FAKE_ARENA"   // a directory: run fakeArena instead
+	envPidFile   = "ARENA_ENGINE_FAKE_PIDFILE" // where "grandchild" writes its child's pid
+	envEcho      = "ARENA_ENGINE_FAKE_ECHO"    // reported back by "good"
 )
 
 func TestMain(m *testing.M) {
+	Supervise()
 	if mode, ok := os.LookupEnv(envBotMode); ok {
 		os.Exit(fakeBot(mode))
+	}
+	if dir, ok := os.LookupEnv(envFakeArena); ok {
+		os.Exit(fakeArena(dir))
 	}
 	os.Exit(m.Run())
 }
@@ -58,6 +67,7 @@ const (
 	modeInfoFlood     = "info-flood"     // writes 96 MB of info lines before each move
 	modeDoubleMove    = "double-move"    // answers go with two moves in one write
 	modeFloodCrash    = "flood-crash"    // writes 2 MB to stderr on go, then its last words, and exits with status 3
+	modeEscapers      = "escapers"       // spawns two sleepers, one in its process group and one in a session of its own
 )
 
 // fakeBot plays the arena protocol on stdin/stdout in the given mode and
@@ -96,6 +106,12 @@ func fakeBot(mode string) int {
 			if rest != "1" {
 				fmt.Fprintf(os.Stderr, "fake bot: unsupported %q\n", line)
 				return 1
+			}
+			if mode == modeEscapers {
+				if err := spawnEscapers(); err != nil {
+					fmt.Fprintln(os.Stderr, "fake bot:", err)
+					return 1
+				}
 			}
 			if mode == modeGrandchild || mode == modeGrandchildOK {
 				if err := spawnGrandchild(); err != nil {
@@ -239,6 +255,55 @@ func spawnGrandchild() error {
 		return err
 	}
 	return os.WriteFile(os.Getenv(envPidFile), fmt.Appendf(nil, "%d", cmd.Process.Pid), 0o644)
+}
+
+// spawnEscapers starts two sleepers that hold none of the bot's pipes, one
+// in the bot's process group and one that calls setsid, and writes their
+// pids to envPidFile.
+func spawnEscapers() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var pids []string
+	for _, setsid := range []bool{false, true} {
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), envBotMode+"="+modeSleeper)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid}
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		pids = append(pids, strconv.Itoa(cmd.Process.Pid))
+	}
+	return os.WriteFile(os.Getenv(envPidFile), []byte(strings.Join(pids, " ")), 0o644)
+}
+
+// fakeArena starts a bot as a bash script that does not exec it (so that
+// the bot is not the arena's child), in escapers mode, writes the bot's
+// process group id to dir/bot.pid and waits to be killed.
+func fakeArena(dir string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	e, err := Start(context.Background(), Spec{
+		Name:    "wrapped",
+		Command: "bash",
+		Args:    []string{"-c", `"$0"; true`, exe},
+		Env: []string{envBotMode + "=" + modeEscapers, envPidFile + "=" + filepath.Join(dir, "escapers.pid"),
+			"GORACE=atexit_sleep_ms=0"},
+		HandshakeTimeout: 30 * time.Second,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bot.pid"), []byte(strconv.Itoa(e.Pid())), 0o644); err != nil {
+		return 1
+	}
+	time.Sleep(time.Hour)
+	return 0
 }
 
 func formatOpts(opts map[string]string) string {

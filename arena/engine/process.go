@@ -1,20 +1,25 @@
 package engine
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// process is a started bot: its own process group, three pipes whose
-// arena-side ends are pollable (so reads and writes take deadlines and are
-// interrupted by Close), a goroutine that reaps it, and a goroutine that
-// copies its stderr into a capped log.
+// process is a started bot: its own process group (under a supervisor when
+// Supervise enabled them), three pipes whose arena-side ends are pollable
+// (so reads and writes take deadlines and are interrupted by Close), a
+// goroutine that learns of its exit and reaps it (or its supervisor), and
+// a goroutine that copies its stderr into a capped log.
 type process struct {
 	pid    int
 	stdin  *os.File // arena's write end of the bot's stdin
@@ -34,6 +39,29 @@ type process struct {
 
 	stderrDone chan struct{} // closed when the stderr copier has returned
 	wg         sync.WaitGroup
+
+	super *os.Process // the bot's supervisor; nil when the bot is the arena's child
+}
+
+// live holds the processes started and not yet shut down, for KillAll.
+var live struct {
+	sync.Mutex
+	m map[*process]struct{}
+}
+
+// KillAll kills every bot this process started and has not closed, with
+// everything in their process groups, and tells their supervisors to kill
+// whatever else they started. It is for a program about to exit at once
+// (on a second interrupt, say), which has no time to Close its engines.
+func KillAll() {
+	live.Lock()
+	defer live.Unlock()
+	for p := range live.m {
+		_ = p.killGroup()
+		if p.super != nil {
+			_ = p.super.Signal(syscall.SIGTERM)
+		}
+	}
 }
 
 // startProcess launches spec's command in a new process group; onExit
@@ -54,9 +82,28 @@ func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
 	}()
 
 	cmd := exec.Command(spec.Command, spec.Args...)
+	var report *os.File // the arena's end of the supervisor's report pipe
+	if supervised() {
+		path, err := resolveCommand(spec)
+		if err != nil {
+			return nil, err
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, fmt.Errorf("supervisor pipe: %w", err)
+		}
+		closeAfterStart = append(closeAfterStart, w)
+		closeOnErr = append(closeOnErr, r)
+		report = r
+		cmd = exec.Command(supervisorSelf, append([]string{path}, spec.Args...)...)
+		cmd.ExtraFiles = []*os.File{w}
+	}
 	cmd.Dir = spec.Dir
 	cmd.Env = append(os.Environ(), spec.Env...)
-	cmd.SysProcAttr = sysProcAttr()
+	if report != nil {
+		cmd.Env = append(cmd.Env, envSupervise+"=1")
+	}
+	cmd.SysProcAttr = sysProcAttr(report != nil)
 
 	switch {
 	case spec.Log != nil:
@@ -102,25 +149,36 @@ func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p.pid = cmd.Process.Pid
-
-	p.wg.Add(1)
-	go func() { // exits when the bot has exited and shutdown has let it be reaped
-		defer p.wg.Done()
-		status, err := waitExited(p.pid)
-		if err != nil {
-			// Cannot wait without reaping: reap now, losing only the
-			// protection against group id reuse.
-			_ = cmd.Wait()
-			p.status = cmd.ProcessState.String()
-			p.markExited(onExit)
-			return
+	if report != nil {
+		if err := p.superviseStart(cmd, report, onExit); err != nil {
+			return nil, err
 		}
-		p.status = status
-		p.markExited(onExit)
-		<-p.reap
-		_ = cmd.Wait() // releases the zombie and the os.Process
-	}()
+	} else {
+		p.pid = cmd.Process.Pid
+		p.wg.Add(1)
+		go func() { // exits when the bot has exited and shutdown has let it be reaped
+			defer p.wg.Done()
+			status, err := waitExited(p.pid)
+			if err != nil {
+				// Cannot wait without reaping: reap now, losing only the
+				// protection against group id reuse.
+				_ = cmd.Wait()
+				p.status = cmd.ProcessState.String()
+				p.markExited(onExit)
+				return
+			}
+			p.status = status
+			p.markExited(onExit)
+			<-p.reap
+			_ = cmd.Wait() // releases the zombie and the os.Process
+		}()
+	}
+	live.Lock()
+	if live.m == nil {
+		live.m = map[*process]struct{}{}
+	}
+	live.m[p] = struct{}{}
+	live.Unlock()
 	if p.stderr != nil {
 		p.wg.Add(1)
 		go func() { // exits at EOF (every writer gone) or when p.stderr is closed
@@ -132,6 +190,76 @@ func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
 		close(p.stderrDone)
 	}
 	return p, nil
+}
+
+// superviseStart takes the bot's pid from the report of its supervisor
+// (cmd, just started) and starts the goroutine that learns of the bot's
+// exit and, once shutdown lets it, stops the supervisor and reaps it. On
+// error the supervisor is killed and reaped.
+func (p *process) superviseStart(cmd *exec.Cmd, report *os.File, onExit func(time.Time)) error {
+	br := bufio.NewReader(report)
+	_ = report.SetReadDeadline(time.Now().Add(supervisorStartTimeout))
+	pid, err := readReport(br)
+	_ = report.SetReadDeadline(time.Time{})
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		report.Close()
+		return err
+	}
+	p.pid, p.super = pid, cmd.Process
+	p.wg.Add(1)
+	go func() { // exits once shutdown has let the supervisor go and it has
+		defer p.wg.Done()
+		line, err := br.ReadString('\n')
+		if status, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "exit "); ok && err == nil {
+			p.status = status
+		} else {
+			p.status = "its supervisor is gone" // and with it the bot (parent-death signal)
+		}
+		p.markExited(onExit)
+		<-p.reap
+		// The supervisor kills what is left, reaps the bot and exits.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		t := time.AfterFunc(reapTimeout, func() { _ = cmd.Process.Kill() })
+		_ = cmd.Wait()
+		t.Stop()
+		report.Close()
+	}()
+	return nil
+}
+
+// supervisorStartTimeout bounds the wait for a supervisor to report the
+// bot it started.
+const supervisorStartTimeout = 30 * time.Second
+
+// readReport reads the supervisor's first report line: the bot's pid, or
+// why it could not be started.
+func readReport(r *bufio.Reader) (int, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return 0, fmt.Errorf("bot supervisor: %w", err)
+	}
+	line = strings.TrimSuffix(line, "\n")
+	if msg, ok := strings.CutPrefix(line, "error "); ok {
+		return 0, errors.New(msg)
+	}
+	if n, ok := strings.CutPrefix(line, "pid "); ok {
+		if pid, err := strconv.Atoi(n); err == nil && pid > 1 {
+			return pid, nil
+		}
+	}
+	return 0, fmt.Errorf("bot supervisor: unexpected report %q", line)
+}
+
+// resolveCommand finds spec's executable as starting it directly would:
+// in PATH for a bare name, else relative to spec.Dir.
+func resolveCommand(spec *Spec) (string, error) {
+	name := spec.Command
+	if strings.Contains(name, "/") && spec.Dir != "" && !filepath.IsAbs(name) {
+		name = filepath.Join(spec.Dir, name)
+	}
+	return exec.LookPath(name)
 }
 
 // markExited closes exited and tells onExit (if any).
@@ -200,6 +328,9 @@ func (p *process) shutdown(grace, reapTimeout time.Duration) error {
 	if !exited {
 		errs = append(errs, fmt.Errorf("process %d still there %v after SIGKILL", p.pid, reapTimeout))
 	}
+	live.Lock()
+	delete(live.m, p)
+	live.Unlock()
 	// With the whole group dead the stderr pipe reaches EOF once drained;
 	// a process that left the group may still hold it, hence the bound.
 	waitFor(p.stderrDone, stderrDrainTimeout)

@@ -12,7 +12,7 @@ import (
 // terminal's Ctrl-C does not reach it directly. Without Linux's
 // parent-death signal, a bot whose arena is killed outright sees its stdin
 // close instead (protocol bots exit at end of input).
-func sysProcAttr() *syscall.SysProcAttr {
+func sysProcAttr(bool) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
 
@@ -21,3 +21,16 @@ func sysProcAttr() *syscall.SysProcAttr {
 func waitExited(pid int) (string, error) {
 	return "", errors.New("waiting without reaping is not supported on this system")
 }
+
+// Supervise does nothing on this system: bots are started directly (see
+// the package documentation).
+func Supervise() {}
+
+// supervised reports whether bots are started under a supervisor: never
+// on this system.
+func supervised() bool { return false }
+
+// envSupervise and supervisorSelf exist only with supervisors.
+const envSupervise = ""
+
+var supervisorSelf string

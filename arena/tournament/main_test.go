@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/tournament"
@@ -29,6 +30,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	engine.Supervise()
 	if kind := os.Getenv(testBotEnv); kind != "" {
 		os.Exit(runTestBot(kind))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arena-games/arena/arena/checkers"
 	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/bots/builtin"
 	"github.com/arena-games/arena/bots/sdk"
@@ -26,6 +27,7 @@ import (
 const envFake = "ARENA_CONFORMANCE_FAKE"
 
 func TestMain(m *testing.M) {
+	engine.Supervise()
 	if mode, ok := os.LookupEnv(envFake); ok {
 		os.Exit(fakeBot(mode))
 	}

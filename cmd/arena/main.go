@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/arena-games/arena/arena/engine"
 	"io"
 	"os"
 	"os/signal"
@@ -47,6 +48,9 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
+	// Bots run under a supervisor, this same executable: so that none
+	// outlives the arena, whatever it starts.
+	engine.Supervise()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

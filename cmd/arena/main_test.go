@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/arena-games/arena/arena/engine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 const asArenaEnv = "ARENA_TEST_AS_ARENA"
 
 func TestMain(m *testing.M) {
+	engine.Supervise()
 	if os.Getenv(asArenaEnv) == "1" {
 		main()
 	}

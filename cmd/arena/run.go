@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports"
 )
@@ -56,9 +57,10 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard", path)
 	}
 
-	// main cancels ctx on the first SIGINT/SIGTERM; the second one exits at
-	// once. Bots die with the arena (they are started with a parent-death
-	// signal), so none survives the hard exit.
+	// main cancels ctx on the first SIGINT/SIGTERM; the second one kills
+	// every bot's process group and exits at once (the bots' supervisors,
+	// told by their parent-death signal, kill whatever else the bots
+	// started), so none survives the hard exit.
 	stop := hardExitOnSecondSignal(stderr)
 	defer stop()
 
@@ -216,6 +218,7 @@ func hardExitOnSecondSignal(w io.Writer) (stop func()) {
 				n++
 				if n >= 2 {
 					fmt.Fprintln(w, "\narena: second signal: exiting now")
+					engine.KillAll()
 					os.Exit(130)
 				}
 				fmt.Fprintln(w, "\narena: stopping: games in flight are abandoned and will be replayed on resume (signal again to exit at once)")

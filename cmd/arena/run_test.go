@@ -425,3 +425,99 @@ func TestInterruptDuringPreparation(t *testing.T) {
 		t.Errorf("the interrupted run made its output directory (%v)", err)
 	}
 }
+
+// TestSecondInterruptLeavesNoBot interrupts a tournament twice, the second
+// time to exit at once, while its bots run through shell scripts that do
+// not exec them and start a process in a session of its own: none of them
+// may survive the arena.
+func TestSecondInterruptLeavesNoBot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays part of a tournament")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid command")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := "second-interrupt-" + strconv.FormatInt(time.Now().UnixNano(), 10)
+	bot := func(name string) string {
+		return fmt.Sprintf(`[[bots]]
+name = %q
+command = "bash"
+args = ["-c", 'setsid sleep 1000 </dev/null >/dev/null 2>&1 & "$0" bot alphabeta; true', %q]
+env = { ARENA_TEST_MARK = %q }
+`, name, exe, mark)
+	}
+	config := writeTemp(t, "wrapped.toml", `name = "wrapped"
+[game]
+name = "cheversi"
+[openings]
+plies = 2
+count = 50
+[time]
+move = "50ms"
+`+bot("a")+bot("b"))
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := arenaCommand(t, "run", "--out", out, config)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { killMarked(mark) })
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if data, _ := os.ReadFile(filepath.Join(out, tournament.JournalFile)); bytes.Count(data, []byte("\n")) >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no game recorded within 60s:\n%s", stderr.String())
+		}
+	}
+	if n := len(markedProcesses(mark)); n < 4 {
+		t.Fatalf("%d marked processes while playing, want the bots, their scripts and sleepers", n)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Process.Signal(os.Interrupt)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit: %v, want status 130\n%s", err, stderr.String())
+	}
+	var left []int
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if left = markedProcesses(mark); len(left) == 0 {
+			return
+		}
+	}
+	t.Errorf("processes outlived the arena: %v", left)
+}
+
+// markedProcesses returns the live (not zombie) processes whose
+// environment holds ARENA_TEST_MARK=mark.
+func markedProcesses(mark string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err == nil && bytes.Contains(env, []byte("ARENA_TEST_MARK="+mark+"\x00")) && !bytes.Contains(stat, []byte(") Z ")) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// killMarked kills the processes markedProcesses finds.
+func killMarked(mark string) {
+	for _, pid := range markedProcesses(mark) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
