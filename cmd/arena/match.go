@@ -122,14 +122,19 @@ func parseMatch(ctx context.Context, args []string, stderr io.Writer) (*match, e
 		bots = append(bots, b)
 		return nil
 	})
-	fs.Func("tc", "clock `BASE+INC`: BASE per side plus INC per move, in seconds or with units (10+0.1, 1m+1s)", func(s string) error {
-		base, inc, err := parseClock(s)
+	fs.Func("tc", "clock `[MOVES/]BASE[+INC]`: BASE per side (per MOVES moves) plus INC per move,\nin seconds or with units (10+0.1, 1m+1s, 40/60)", func(s string) error {
+		moves, base, inc, err := parseClock(s)
 		if err != nil {
 			return err
 		}
 		src := "--tc " + shellQuote(s)
-		sets = append(sets, tournament.Override{Key: "time.base", Value: base, Source: src},
-			tournament.Override{Key: "time.increment", Value: inc, Source: src})
+		sets = append(sets, tournament.Override{Key: "time.base", Value: base, Source: src})
+		if inc != "" {
+			sets = append(sets, tournament.Override{Key: "time.increment", Value: inc, Source: src})
+		}
+		if moves != "" {
+			sets = append(sets, tournament.Override{Key: "time.moves", Value: moves, Source: src})
+		}
 		return nil
 	})
 	fs.Func("players", "gauntlet players: comma-separated bot `NAMES`", func(s string) error {
@@ -369,18 +374,31 @@ func parseBotSpec(spec string) (botSpec, error) {
 	return b, nil
 }
 
-// parseClock parses a --tc value, BASE+INC, into two durations.
-func parseClock(s string) (base, inc string, err error) {
-	b, i, ok := strings.Cut(s, "+")
-	if !ok {
-		i = "0"
+// parseClock parses a --tc value, [MOVES/]BASE[+INC], into its parts
+// ("" for a part left out).
+func parseClock(s string) (moves, base, inc string, err error) {
+	bad := fmt.Errorf("%q: want BASE+INC, e.g. 10+0.1 (seconds) or 1m+1s, or MOVES/BASE such as 40/60", s)
+	rest := s
+	if m, r, ok := strings.Cut(s, "/"); ok {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 1 {
+			return "", "", "", bad
+		}
+		moves, rest = m, r
 	}
-	bd, err1 := parseSeconds(b)
-	id, err2 := parseSeconds(i)
-	if err := errors.Join(err1, err2); err != nil || bd <= 0 {
-		return "", "", fmt.Errorf("%q: want BASE+INC, e.g. 10+0.1 (seconds) or 1m+1s", s)
+	b, i, hasInc := strings.Cut(rest, "+")
+	bd, err := parseSeconds(b)
+	if err != nil || bd <= 0 {
+		return "", "", "", bad
 	}
-	return bd.String(), id.String(), nil
+	if hasInc {
+		id, err := parseSeconds(i)
+		if err != nil {
+			return "", "", "", bad
+		}
+		inc = id.String()
+	}
+	return moves, bd.String(), inc, nil
 }
 
 // parseSeconds reads a time as seconds (0.1) or a duration (100ms).

@@ -180,20 +180,24 @@ func TestSplitWords(t *testing.T) {
 
 func TestParseClock(t *testing.T) {
 	for _, c := range []struct {
-		in, base, inc string
-		err           bool
+		in, moves, base, inc string
+		err                  bool
 	}{
-		{"10+0.1", "10s", "100ms", false},
-		{"1m+1s", "1m0s", "1s", false},
-		{"60", "1m0s", "0s", false},
-		{"0.5+0", "500ms", "0s", false},
-		{"0+1", "", "", true},
-		{"x+1", "", "", true},
-		{"40/60+0.6", "", "", true},
+		{"10+0.1", "", "10s", "100ms", false},
+		{"1m+1s", "", "1m0s", "1s", false},
+		{"60", "", "1m0s", "", false},
+		{"0.5+0", "", "500ms", "0s", false},
+		{"40/60+0.6", "40", "1m0s", "600ms", false},
+		{"40/2m", "40", "2m0s", "", false},
+		{"0+1", "", "", "", true},
+		{"x+1", "", "", "", true},
+		{"10+x", "", "", "", true},
+		{"0/60", "", "", "", true},
+		{"-1", "", "", "", true},
 	} {
-		base, inc, err := parseClock(c.in)
-		if (err != nil) != c.err || base != c.base || inc != c.inc {
-			t.Errorf("parseClock(%q) = %q, %q, %v; want %q, %q, error %v", c.in, base, inc, err, c.base, c.inc, c.err)
+		moves, base, inc, err := parseClock(c.in)
+		if (err != nil) != c.err || moves != c.moves || base != c.base || inc != c.inc {
+			t.Errorf("parseClock(%q) = %q, %q, %q, %v; want %q, %q, %q, error %v", c.in, moves, base, inc, err, c.moves, c.base, c.inc, c.err)
 		}
 	}
 }
