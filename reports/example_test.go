@@ -52,7 +52,7 @@ func ExampleWriteTerminal() {
 	// │ 1 │ alpha  │ +71 │    70 │    16 │ 10 │ 3 │  3 │ 71.9% │ 18.8% │     87.5% │     56.2% │    97.6% │
 	// │ 2 │ beta   │ -71 │    70 │    16 │  3 │ 3 │ 10 │ 28.1% │ 18.8% │     43.8% │     12.5% │        – │
 	// └───┴────────┴─────┴───────┴───────┴────┴───┴────┴───────┴───────┴───────────┴───────────┴──────────┘
-	// 16 games; model bayeselo; first-mover advantage +98 ± 142 Elo (112.7 before scaling); drawElo 130.8, display scale 0.871; draw rate between equal players 36.0% (95% interval 7.4% to 59.1%); prior 2 virtual draws.
+	// 16 games; model bayeselo; first-mover advantage +98 ± 142 Elo; draw rate between equal players 36.0% (95% interval 7.4% to 59.1%).
 	//
 	// The first mover (white) scores 65.6% (95% CI 44.0–82.3%) over 16 games: no evidence of imbalance at this sample size; about 3,500 more games would detect a 2% edge.
 	// ┌─────────────────────────────┬───────────────────────────────────┐
@@ -89,4 +89,41 @@ func ExampleWriteFiles() {
 	// report.json
 	// report.md
 	// standings.csv
+}
+
+func ExampleWriteTerminalWidth() {
+	a := exampleAnalysis()
+	// A terminal 60 columns wide: the standings keep the columns that fit.
+	if err := reports.WriteTerminalWidth(os.Stdout, reports.Meta{Name: "Example match"}, a, 60); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// Example match
+	//
+	// ┌───┬────────┬─────┬───────┬───────┬───────┬───────┐
+	// │ # │ Player │ Elo │ ± 95% │ Games │ Score │ Draws │
+	// ├───┼────────┼─────┼───────┼───────┼───────┼───────┤
+	// │ 1 │ alpha  │ +71 │    70 │    16 │ 71.9% │ 18.8% │
+	// │ 2 │ beta   │ -71 │    70 │    16 │ 28.1% │ 18.8% │
+	// └───┴────────┴─────┴───────┴───────┴───────┴───────┘
+	// 16 games; model bayeselo; first-mover advantage +98 ± 142
+	// Elo; draw rate between equal players 36.0% (95% interval
+	// 7.4% to 59.1%).
+	//
+	// The first mover (white) scores 65.6% (95% CI 44.0–82.3%)
+	// over 16 games: no evidence of imbalance at this sample size;
+	// about 3,500 more games would detect a 2% edge.
+	// ┌─────────────────────────────┬────────────────────────┐
+	// │     First mover (white)     │      These games       │
+	// ├─────────────────────────────┼────────────────────────┤
+	// │ Games                       │                     16 │
+	// │ Wins                        │              9 (56.2%) │
+	// │ Draws                       │              3 (18.8%) │
+	// │ Losses                      │              4 (25.0%) │
+	// │ Score (95% interval)        │   65.6% [44.0%, 82.3%] │
+	// │ z-test                      │ not shown for 16 games │
+	// │                             │             (needs 20) │
+	// │ Sign test on decisive games │              p = 0.267 │
+	// │ Fitted advantage            │          +98 ± 142 Elo │
+	// └─────────────────────────────┴────────────────────────┘
 }

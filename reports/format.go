@@ -136,8 +136,11 @@ func sideScore(r rating.SideRecord) string {
 
 func when(t time.Time) string { return t.Format("2006-01-02 15:04:05 MST") }
 
-// modelLine describes the fitted model in one line.
-func modelLine(a *rating.Analysis) string {
+// modelLine describes the fitted model in one line; details adds the
+// fit's internals (the advantage before scaling, drawElo and the display
+// scale, the prior), which the report files give and the terminal leaves
+// out.
+func modelLine(a *rating.Analysis, details bool) string {
 	f := a.Fit
 	var b strings.Builder
 	fmt.Fprintf(&b, "model %s", f.Model)
@@ -148,13 +151,13 @@ func modelLine(a *rating.Analysis) string {
 	}
 	if f.AdvantageElo != nil {
 		fmt.Fprintf(&b, "; first-mover advantage %s ± %s Elo", elop(f.AdvantageElo), plusMinus(f.AdvantageInterval))
-		if f.Model == rating.BayesElo && f.Advantage != nil {
+		if details && f.Model == rating.BayesElo && f.Advantage != nil {
 			fmt.Fprintf(&b, " (%.1f before scaling)", *f.Advantage)
 		}
 	} else {
 		b.WriteString("; first-mover advantage not determined")
 	}
-	if f.DrawElo != nil {
+	if details && f.DrawElo != nil {
 		fmt.Fprintf(&b, "; drawElo %.1f, display scale %.3f", *f.DrawElo, f.Scale)
 	}
 	if f.DrawRate != nil {
@@ -163,7 +166,7 @@ func modelLine(a *rating.Analysis) string {
 			fmt.Fprintf(&b, " (%s interval %s to %s)", level(a), pct(*f.DrawRateLow), pct(*f.DrawRateHigh))
 		}
 	}
-	if f.Prior > 0 {
+	if details && f.Prior > 0 {
 		fmt.Fprintf(&b, "; prior %g virtual draws", f.Prior)
 	}
 	return b.String()

@@ -109,7 +109,7 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	v := htmlView{
 		Title: m.Name, Game: m.Game, Rules: strings.TrimRight(m.Rules, "\n"), Sources: m.Sources,
 		Level:   level(a),
-		Summary: fmt.Sprintf("%d players; %s.", len(a.Players), modelLine(a)),
+		Summary: fmt.Sprintf("%d players; %s.", len(a.Players), modelLine(a, true)),
 		Run:     runLine(m, a),
 		Verdict: verdict(a),
 		Notes:   a.Notes,

@@ -78,7 +78,7 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 		fmt.Fprintf(ew, "- Sequential test: %s\n", md(m.Run.SPRT))
 	}
 	fmt.Fprintf(ew, "- Players: %d\n", len(a.Players))
-	fmt.Fprintf(ew, "- Rating %s\n\n", md(modelLine(a)))
+	fmt.Fprintf(ew, "- Rating %s\n\n", md(modelLine(a, true)))
 	if m.Rules != "" {
 		fmt.Fprintf(ew, "Rules:\n\n")
 		for _, line := range strings.Split(strings.TrimRight(m.Rules, "\n"), "\n") {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arena-games/arena/arena/rating"
 )
@@ -127,6 +128,8 @@ func TestGolden(t *testing.T) {
 		{"standings.csv.golden", func(b *bytes.Buffer) error { return WriteCSV(b, m, a) }},
 		{"report.json.golden", func(b *bytes.Buffer) error { return WriteJSON(b, m, a) }},
 		{"terminal.txt.golden", func(b *bytes.Buffer) error { return WriteTerminal(b, m, a) }},
+		{"terminal80.txt.golden", func(b *bytes.Buffer) error { return WriteTerminalWidth(b, m, a, 80) }},
+		{"terminal40.txt.golden", func(b *bytes.Buffer) error { return WriteTerminalWidth(b, m, a, 40) }},
 	}
 	for _, w := range writers {
 		t.Run(w.file, func(t *testing.T) {
@@ -136,6 +139,46 @@ func TestGolden(t *testing.T) {
 			}
 			golden(t, w.file, b.Bytes())
 		})
+	}
+}
+
+// TestTerminalWidth checks that the terminal summary fits the width it is
+// given, keeps the players and their ratings, and leaves the fit's
+// internals to the report files.
+func TestTerminalWidth(t *testing.T) {
+	a, m := testAnalysis(), testMeta()
+	var full bytes.Buffer
+	if err := WriteMarkdown(&full, m, a); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(full.String(), "drawElo") || !strings.Contains(full.String(), "Score 1st") {
+		t.Errorf("the report file lacks the fit's details or a column:\n%s", full.String())
+	}
+	for _, width := range []int{0, 120, 80, 60, 40} {
+		var b bytes.Buffer
+		if err := WriteTerminalWidth(&b, m, a, width); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		for _, line := range strings.Split(text, "\n") {
+			if n := utf8.RuneCountInString(line); width > 0 && n > width {
+				t.Errorf("width %d: a line of %d: %q", width, n, line)
+			}
+		}
+		for _, p := range a.Players {
+			// At 40 columns the longer names wrap in their cells.
+			if !strings.Contains(text, p.Name) && (width == 0 || width >= 60) || !strings.Contains(text, elo(p.Elo, signed(a))) {
+				t.Errorf("width %d: %s or its rating is missing:\n%s", width, p.Name, text)
+			}
+		}
+		for _, jargon := range []string{"drawElo", "display scale", "before scaling", "virtual draws"} {
+			if strings.Contains(text, jargon) {
+				t.Errorf("width %d: the terminal says %q", width, jargon)
+			}
+		}
+		if compact := width > 0 && width < 115; compact == strings.Contains(text, "Score 1st") {
+			t.Errorf("width %d: the side scores shown: %v, want %v", width, !compact, compact)
+		}
 	}
 }
 

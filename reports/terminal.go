@@ -3,70 +3,166 @@ package reports
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwarp"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/tw"
 )
 
 // newTable returns a table that keeps header text as given and aligns
-// each column as asked.
-func newTable(w io.Writer, align []tw.Align) *tablewriter.Table {
+// each column as asked. With maxWidth > 0 the table is at most that wide,
+// its cells wrapped.
+func newTable(w io.Writer, align []tw.Align, maxWidth int) *tablewriter.Table {
+	wrap := tw.WrapNone
+	if maxWidth > 0 {
+		wrap = tw.WrapNormal
+	}
 	return tablewriter.NewTable(w, tablewriter.WithConfig(tablewriter.Config{
+		MaxWidth: maxWidth,
 		Header: tw.CellConfig{
-			Formatting: tw.CellFormatting{AutoFormat: tw.Off},
+			Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: wrap},
 			Alignment:  tw.CellAlignment{Global: tw.AlignCenter},
 		},
 		Row: tw.CellConfig{
-			Formatting: tw.CellFormatting{AutoFormat: tw.Off},
+			Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: wrap},
 			Alignment:  tw.CellAlignment{PerColumn: align},
 		},
 	}))
 }
 
 // WriteTerminal writes the standings and the side-balance summary as
-// text tables, followed by the model parameters and the notes.
+// text tables, followed by a summary of the model and the notes. The fit's
+// details (drawElo, display scale, prior) are left to the report files.
 func WriteTerminal(w io.Writer, m Meta, a *rating.Analysis) error {
+	return WriteTerminalWidth(w, m, a, 0)
+}
+
+// WriteTerminalWidth is WriteTerminal for a terminal of width columns (0:
+// no limit). A table wider than that loses columns, least needed first
+// (the report files keep them all), and text lines are wrapped.
+func WriteTerminalWidth(w io.Writer, m Meta, a *rating.Analysis, width int) error {
 	if a == nil {
 		return ErrNoAnalysis
 	}
 	ew := &errWriter{w: w}
 	if m.Name != "" {
-		fmt.Fprintf(ew, "%s\n\n", m.Name)
+		fmt.Fprintf(ew, "%s\n\n", wrapText(m.Name, width))
 	}
-	t := newTable(ew, []tw.Align{tw.AlignRight, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight,
-		tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight})
-	st := standingsTable(a)
-	t.Header(toAny(st.Header)...)
-	if err := t.Bulk(st.Rows); err != nil {
+	standingsAlign := func(_ int, header string) tw.Align {
+		if header == "Player" {
+			return tw.AlignLeft
+		}
+		return tw.AlignRight
+	}
+	// Narrower layouts: without the side scores and LOS, then without
+	// W/D/L, then only the rating and the score.
+	text, err := renderFitting(standingsTable(a), standingsAlign, width,
+		[]string{"Score 1st", "Score 2nd", "LOS next"},
+		[]string{"Score 1st", "Score 2nd", "LOS next", "W", "D", "L"},
+		[]string{"Score 1st", "Score 2nd", "LOS next", "W", "D", "L", "Draws", "Games", "Group"})
+	if err != nil {
 		return err
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	fmt.Fprintf(ew, "%d games; %s.\n", a.Games, modelLine(a))
+	io.WriteString(ew, text)
+	fmt.Fprintf(ew, "%s\n", wrapText(fmt.Sprintf("%d games; %s.", a.Games, modelLine(a, false)), width))
 	if m.Run != nil || len(m.Sources) > 0 {
-		fmt.Fprintf(ew, "%s\n", runLine(m, a))
+		fmt.Fprintf(ew, "%s\n", wrapText(runLine(m, a), width))
 	}
 	fmt.Fprintln(ew)
 
-	fmt.Fprintf(ew, "%s\n", verdict(a))
+	fmt.Fprintf(ew, "%s\n", wrapText(verdict(a), width))
 	side := sideTable(a)
-	t = newTable(ew, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight})
-	t.Header(toAny(side.Header)...)
-	if err := t.Bulk(side.Rows); err != nil {
+	sideAlign := func(i int, _ string) tw.Align {
+		if i == 0 {
+			return tw.AlignLeft
+		}
+		return tw.AlignRight
+	}
+	// Narrower: without the reference's column.
+	text, err = renderFitting(side, sideAlign, width, side.Header[min(2, len(side.Header)):])
+	if err != nil {
 		return err
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	if ref := a.SideBalance.Reference; ref != nil {
-		fmt.Fprintf(ew, "%s: %s.\n", capital(ref.Label), ref.Source)
+	io.WriteString(ew, text)
+	if ref := a.SideBalance.Reference; ref != nil && strings.Contains(text, ref.Label) {
+		fmt.Fprintf(ew, "%s\n", wrapText(capital(ref.Label)+": "+ref.Source+".", width))
 	}
 	for _, n := range a.Notes {
-		fmt.Fprintf(ew, "Note: %s.\n", n)
+		fmt.Fprintf(ew, "%s\n", wrapText("Note: "+n+".", width))
 	}
 	return ew.err
+}
+
+// renderFitting renders t in the first layout that fits in width
+// columns: all its columns, then without each set of columns in turn; when
+// none fits, the last one with its cells wrapped to the width.
+func renderFitting(t table, align func(i int, header string) tw.Align, width int, drops ...[]string) (string, error) {
+	layouts := append([][]string{nil}, drops...)
+	for n, drop := range layouts {
+		var keep []int
+		for i, h := range t.Header {
+			if !slices.Contains(drop, h) {
+				keep = append(keep, i)
+			}
+		}
+		aligns := make([]tw.Align, len(keep))
+		for j, i := range keep {
+			aligns[j] = align(i, t.Header[i])
+		}
+		rows := make([][]string, len(t.Rows))
+		for i, r := range t.Rows {
+			rows[i] = pick(r, keep)
+		}
+		render := func(maxWidth int) (string, error) {
+			var b strings.Builder
+			tab := newTable(&b, aligns, maxWidth)
+			tab.Header(toAny(pick(t.Header, keep))...)
+			if err := tab.Bulk(rows); err != nil {
+				return "", err
+			}
+			err := tab.Render()
+			return b.String(), err
+		}
+		text, err := render(0)
+		if err != nil || width <= 0 || textWidth(text) <= width {
+			return text, err
+		}
+		if n == len(layouts)-1 {
+			return render(width)
+		}
+	}
+	panic("unreachable")
+}
+
+func pick(row []string, keep []int) []string {
+	out := make([]string, len(keep))
+	for j, i := range keep {
+		out[j] = row[i]
+	}
+	return out
+}
+
+// textWidth returns the width in columns of the widest line of s.
+func textWidth(s string) int {
+	w := 0
+	for _, line := range strings.Split(s, "\n") {
+		w = max(w, twwidth.Width(line))
+	}
+	return w
+}
+
+// wrapText breaks s at spaces into lines of at most width columns (a
+// word longer than that stays whole); width <= 0 leaves it as it is.
+func wrapText(s string, width int) string {
+	if width <= 0 || twwidth.Width(s) <= width {
+		return s
+	}
+	lines, _ := twwarp.WrapString(s, width)
+	return strings.Join(lines, "\n")
 }
 
 func toAny(s []string) []any {

@@ -3,9 +3,11 @@ package tournament
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // progress reports how a tournament is going: on a terminal one line
@@ -15,6 +17,7 @@ type progress struct {
 	mu       sync.Mutex
 	w        io.Writer // nil: report nothing
 	tty      bool
+	width    func() int // columns of the terminal; nil or 0: unknown
 	interval time.Duration
 	name     string
 
@@ -32,7 +35,7 @@ const ttyRedraw = 200 * time.Millisecond
 // holds their tally (progress keeps it up to date from then on).
 func newProgress(opts Options, name string, total, done int, t *tally) *progress {
 	p := &progress{
-		w: opts.Progress, tty: opts.Terminal, interval: opts.ProgressInterval, name: name,
+		w: opts.Progress, tty: opts.Terminal, width: opts.Width, interval: opts.ProgressInterval, name: name,
 		total: total, done0: done, done: done, start: time.Now(), tally: t,
 	}
 	if p.interval <= 0 {
@@ -109,30 +112,89 @@ func (p *progress) drawLocked() {
 	if p.w == nil {
 		return
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", p.lineLocked())
+	width := 0
+	if p.width != nil {
+		// One column short of the width: a line that fills the last
+		// column makes some terminals wrap.
+		width = max(p.width()-1, 0)
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s", fitLine(p.lineParts(), width))
 	p.shown = true
 	p.lastDraw = time.Now()
 }
 
 // lineLocked formats e.g.
 // "quickstart: 23/96 games (24%), 12.3 games/s, ETA 6s, leader alphabeta 10.5/14".
-func (p *progress) lineLocked() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d/%d games", p.name, p.done, p.total)
+func (p *progress) lineLocked() string { return fitLine(p.lineParts(), 0) }
+
+// lineParts returns the parts of the progress line: the name and the
+// count, which stay, then the others by how long they stay when the line
+// must be shortened (the rate goes first, the ETA last).
+func (p *progress) lineParts() []linePart {
+	parts := []linePart{{text: p.name, keep: -1, shrink: true}, {text: fmt.Sprintf(": %d/%d games", p.done, p.total), keep: -1}}
 	if p.total > 0 {
-		fmt.Fprintf(&b, " (%d%%)", 100*p.done/p.total)
+		parts = append(parts, linePart{text: fmt.Sprintf(" (%d%%)", 100*p.done/p.total), keep: 2})
 	}
 	elapsed := time.Since(p.start)
 	if n := p.done - p.done0; n > 0 && elapsed > 0 {
 		rate := float64(n) / elapsed.Seconds()
-		fmt.Fprintf(&b, ", %.1f games/s", rate)
+		parts = append(parts, linePart{text: fmt.Sprintf(", %.1f games/s", rate), keep: 0})
 		if left := p.total - p.done; left > 0 {
 			eta := time.Duration(float64(left) / rate * float64(time.Second))
-			fmt.Fprintf(&b, ", ETA %v", roundETA(eta))
+			parts = append(parts, linePart{text: fmt.Sprintf(", ETA %v", roundETA(eta)), keep: 3})
 		}
 	}
 	if st := p.tally.standings(); len(st) > 0 && st[0].Games > 0 {
-		fmt.Fprintf(&b, ", leader %s %s/%d", st[0].Bot, formatPoints(st[0].Points), st[0].Games)
+		parts = append(parts, linePart{text: fmt.Sprintf(", leader %s %s/%d", st[0].Bot, formatPoints(st[0].Points), st[0].Games), keep: 1})
+	}
+	return parts
+}
+
+// linePart is a part of a line. When the line is too long the parts with
+// the lowest keep go first, except those with a negative keep, which stay;
+// then a part that may shrink is cut short.
+type linePart struct {
+	text   string
+	keep   int
+	shrink bool
+}
+
+// fitLine joins parts into a line of at most width characters (no limit
+// when width <= 0): it leaves out parts, then shortens those that may
+// shrink (with an ellipsis), then cuts the line.
+func fitLine(parts []linePart, width int) string {
+	length := 0
+	for _, p := range parts {
+		length += utf8.RuneCountInString(p.text)
+	}
+	parts = slices.Clone(parts)
+	for width > 0 && length > width {
+		drop := -1
+		for i, p := range parts {
+			if p.keep >= 0 && (drop < 0 || p.keep < parts[drop].keep) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		length -= utf8.RuneCountInString(parts[drop].text)
+		parts = slices.Delete(parts, drop, drop+1)
+	}
+	for i := range parts {
+		if over := length - width; width > 0 && over > 0 && parts[i].shrink {
+			r := []rune(parts[i].text)
+			keep := max(len(r)-over-1, 1)
+			length -= len(r) - keep - 1
+			parts[i].text = string(r[:keep]) + "…"
+		}
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.text)
+	}
+	if r := []rune(b.String()); width > 0 && len(r) > width {
+		return string(r[:width])
 	}
 	return b.String()
 }

@@ -33,6 +33,9 @@ type Options struct {
 	// Terminal makes progress one line redrawn in place; otherwise a plain
 	// line is written every ProgressInterval.
 	Terminal bool
+	// Width, when set, returns the terminal's width in columns (0 when
+	// unknown); the redrawn line is fitted to it, so that it never wraps.
+	Width func() int
 	// ProgressInterval is the time between plain progress lines (default
 	// 5s).
 	ProgressInterval time.Duration

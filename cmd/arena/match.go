@@ -74,13 +74,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	stop := hardExitOnSecondSignal(stderr)
 	defer stop()
-	opts := tournament.Options{}
-	if !m.quiet {
-		opts.Progress = stderr
-		if f, ok := stderr.(*os.File); ok {
-			opts.Terminal = isTerminal(f)
-		}
-	}
+	var opts tournament.Options
+	progressOptions(&opts, stderr, m.quiet)
 	sum, err := tournament.Run(ctx, m.cfg, opts)
 	if sum == nil {
 		return err

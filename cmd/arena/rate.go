@@ -92,7 +92,7 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	meta := reports.Meta{Name: rateTitle(files), Sources: files, Game: im.setting.game, Rules: rules}
-	if err := reports.WriteTerminal(stdout, meta, a); err != nil {
+	if err := reports.WriteTerminalWidth(stdout, meta, a, terminalWidth(stdout)); err != nil {
 		return err
 	}
 	if *out != "" {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports"
@@ -65,12 +67,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	defer stop()
 
 	opts := tournament.Options{Out: *out, Shard: shard}
-	if !*quiet {
-		opts.Progress = stderr
-		if f, ok := stderr.(*os.File); ok {
-			opts.Terminal = isTerminal(f)
-		}
-	}
+	progressOptions(&opts, stderr, *quiet)
 	sum, err := tournament.Run(ctx, cfg, opts)
 	if sum == nil {
 		return err
@@ -118,7 +115,7 @@ func printReports(w io.Writer, dir string, m *tournament.Manifest, recs []tourna
 		return nil // no games recorded yet
 	}
 	meta := tournament.ReportMeta(m, recs)
-	if err := reports.WriteTerminal(w, reports.Meta{Run: meta.Run}, a); err != nil {
+	if err := reports.WriteTerminalWidth(w, reports.Meta{Run: meta.Run}, a, terminalWidth(w)); err != nil {
 		return err
 	}
 	if meta.Run.SPRT != "" {
@@ -235,6 +232,34 @@ func hardExitOnSecondSignal(w io.Writer) (stop func()) {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// terminalWidth returns the width in columns of the terminal w writes to,
+// or 0 when w is not a terminal or its size is unknown.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(f) {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
+}
+
+// progressOptions sets where the progress of a tournament goes: nowhere
+// when quiet, else to w, redrawn in place and fitted to its width when w
+// is a terminal.
+func progressOptions(opts *tournament.Options, w io.Writer, quiet bool) {
+	if quiet {
+		return
+	}
+	opts.Progress = w
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		opts.Terminal = true
+		opts.Width = func() int { return terminalWidth(w) }
+	}
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.
