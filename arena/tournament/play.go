@@ -36,6 +36,10 @@ func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
 	gp := &gamePlay{r: r, p: p, rec: rec}
 	gp.names[game.White], gp.names[game.Black] = g.White, g.Black
 	defer gp.release()
+	if o := r.opts.Observer; o != nil {
+		o.GameStarted(*rec)
+		defer o.GameEnded(g.ID)
+	}
 	if !gp.playOut(ctx, op) {
 		return nil
 	}
@@ -190,6 +194,9 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		text := m.String()
 		moves = append(moves, text)
 		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed), Info: NewSearchInfo(reply.Info)})
+		if o := r.opts.Observer; o != nil {
+			o.Moved(gp.rec.ID, gp.rec.Moves[len(gp.rec.Moves)-1])
+		}
 	}
 }
 

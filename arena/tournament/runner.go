@@ -43,6 +43,24 @@ type Options struct {
 	// The output directory then holds that slice alone; game IDs stay
 	// those of the whole schedule.
 	Shard *Shard
+	// Observer, when set, follows the games as they are played (a live
+	// view); see Observer.
+	Observer Observer
+}
+
+// Observer follows the games of a Run while they are played. Run calls it
+// from the goroutines that play the games, so every method must return at
+// once: copy what is needed and never wait on a reader (drop or coalesce
+// updates instead). The finished games themselves are in the journal.
+type Observer interface {
+	// GameStarted is called as a game starts, with its record so far:
+	// the players and the opening, no moves yet.
+	GameStarted(rec Record)
+	// Moved is called after each move a bot plays, once it is refereed.
+	Moved(id int, m MoveRecord)
+	// GameEnded is called when game id is over, whether it finished (its
+	// record then goes to the journal) or was abandoned.
+	GameEnded(id int)
 }
 
 // Summary is what Run did.

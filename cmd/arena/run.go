@@ -31,13 +31,14 @@ func init() {
 }
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--shard I/N] [--set KEY=VALUE]... [--quiet] CONFIG.toml")
+	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--shard I/N] [--set KEY=VALUE]... [--serve ADDR] [--quiet] CONFIG.toml")
 	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME)")
 	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
 	var sets overrides
 	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "`N` games played at a time (default: the configuration's, or the number of CPUs the arena may use)")
 	fs.Var(setFlag{&sets}, "set", "set a configuration key, e.g. time.move=200ms, format.rounds=2, touch=any, bots.NAME.args=[\"-v\"]\n(`KEY=VALUE`, repeatable; see configs/README.md)")
 	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
+	serve := fs.String("serve", "", "serve a live page of the tournament on `ADDR` (e.g. 127.0.0.1:8080; :0 picks a free port) and keep it up until Ctrl-C")
 	path, err := parseInterspersed(fs, args, "configuration file")
 	if err != nil {
 		return err
@@ -68,11 +69,27 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 	opts := tournament.Options{Out: *out, Shard: shard}
 	progressOptions(&opts, stderr, *quiet)
+	var page *livePage
+	if *serve != "" {
+		dir := cfg.Output
+		if *out != "" {
+			dir = *out
+		}
+		if page, err = startLive(ctx, dir, *serve, stderr); err != nil {
+			return err
+		}
+		defer page.stop()
+		opts.Observer = page.srv
+	}
 	sum, err := tournament.Run(ctx, cfg, opts)
 	if sum == nil {
 		return err
 	}
-	return finishRun(stdout, stderr, commandLine(append([]string{"run"}, args...)), sum, err)
+	err = finishRun(stdout, stderr, commandLine(append([]string{"run"}, args...)), sum, err)
+	if page != nil && err == nil {
+		page.stay(ctx, stderr)
+	}
+	return err
 }
 
 // finishRun writes the reports, prints the standings and the rating

@@ -164,8 +164,8 @@ func Key(t testing.TB, ctx context.Context, key string) {
 
 // Screenshot writes a full-page PNG of the tab at the given viewport
 // width to DIR/name-WIDTH.png, when a screenshot directory is set, and
-// returns its path ("" when none is set). The viewport is left at that
-// width.
+// returns its path ("" when none is set). The viewport is then set back
+// to 1280 by 900.
 func Screenshot(t testing.TB, ctx context.Context, name string, width int) string {
 	t.Helper()
 	dir := *screenshots
@@ -189,6 +189,7 @@ func Screenshot(t testing.TB, ctx context.Context, name string, width int) strin
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
+	Do(t, ctx, "reset the viewport", chromedp.EmulateViewport(1280, 900))
 	path := filepath.Join(dir, fmt.Sprintf("%s-%d.png", name, width))
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,435 @@
+package live_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/reports/live"
+	"github.com/arena-games/arena/reports/viewer"
+)
+
+const config = `name = "live test"
+[game]
+name = "cheversi"
+[openings]
+plies = 2
+count = 3
+[[bots]]
+name = "a"
+builtin = "random"
+[[bots]]
+name = "b"
+builtin = "greedy"
+[[bots]]
+name = "c"
+builtin = "random"
+`
+
+// fixture lays out a tournament directory (manifest, empty journal) and
+// returns it with its schedule and rules.
+func fixture(t *testing.T) (string, *tournament.Config, []tournament.Scheduled, []tournament.Opening) {
+	t.Helper()
+	cfg, err := tournament.Parse([]byte(config), "live.toml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	openings, err := tournament.LoadOpenings(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := tournament.NewManifest(cfg, sched).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	var games []tournament.Scheduled
+	for g := range sched.Games() {
+		games = append(games, g)
+	}
+	return dir, cfg, games, openings
+}
+
+// play plays a scheduled game with random moves and records it.
+func play(t *testing.T, rules game.Rules, g tournament.Scheduled, openings []tournament.Opening, seed uint64) tournament.Record {
+	t.Helper()
+	op := openings[g.Opening]
+	rec := tournament.Record{
+		ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rules.Game(), Preset: rules.Preset(), Rules: rules.Settings(),
+		Opening: tournament.RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
+		White:   g.White, Black: g.Black, FirstMover: rules.FirstMover().String(), Start: time.Now().UTC(),
+	}
+	st := rules.Start()
+	for _, m := range op.Moves {
+		if _, err := game.PlayText(st, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 3))
+	var buf []game.Move
+	for !st.Outcome().Over() {
+		buf = st.LegalMoves(buf[:0])
+		m := buf[rng.IntN(len(buf))]
+		rec.Moves = append(rec.Moves, tournament.MoveRecord{Move: m.String(), MS: 1.5})
+		if err := st.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := st.Outcome()
+	rec.Result, rec.Reason = out.Result.String(), out.Reason
+	if w, ok := out.Result.Winner(); ok {
+		rec.Winner = map[game.Color]string{game.White: g.White, game.Black: g.Black}[w]
+	}
+	if out.Scores != nil {
+		rec.Scores = &tournament.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
+	}
+	return rec
+}
+
+// smallBuffers is a listener whose connections have small send buffers,
+// so that a browser that does not read blocks the server's writes soon.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// start runs a server on dir and returns its base URL.
+func start(t *testing.T, dir string, opts live.Options) (*live.Server, string) {
+	t.Helper()
+	if opts.Interval == 0 {
+		opts.Interval = 20 * time.Millisecond
+	}
+	srv := live.New(dir, opts)
+	l, err := live.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l = smallBuffers{l}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); srv.Run(ctx) }()
+	go func() { defer wg.Done(); srv.Serve(ctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	return srv, live.URL(l)
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}
+
+func state(t *testing.T, base string) live.State {
+	t.Helper()
+	code, body := get(t, base+"api/state")
+	var st live.State
+	if code != 200 || json.Unmarshal([]byte(body), &st) != nil {
+		t.Fatalf("state: %d %s", code, body)
+	}
+	return st
+}
+
+// waitState polls the state until ok holds.
+func waitState(t *testing.T, base, what string, ok func(live.State) bool) live.State {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		st := state(t, base)
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: last state %+v", what, st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestFollowsTheJournal appends games to a journal, the last one in two
+// writes, and checks the state, the game list and the games served.
+func TestFollowsTheJournal(t *testing.T) {
+	dir, cfg, sched, openings := fixture(t)
+	_, base := start(t, dir, live.Options{})
+	st := waitState(t, base, "the manifest", func(s live.State) bool { return s.Name != "" })
+	if st.Total != len(sched) || len(st.Standings) != 3 || st.Finished != 0 || st.InRun {
+		t.Errorf("before any game: %+v", st)
+	}
+	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []tournament.Record
+	for i, g := range sched[:5] {
+		rec := play(t, cfg.Rules, g, openings, uint64(i))
+		recs = append(recs, rec)
+		if err := j.Append(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	// A sixth game arrives in two writes: half a line first.
+	rec := play(t, cfg.Rules, sched[5], openings, 99)
+	line, _ := json.Marshal(rec)
+	f, err := os.OpenFile(filepath.Join(dir, tournament.JournalFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(line[:len(line)/2])
+	st = waitState(t, base, "five games", func(s live.State) bool { return s.Finished == 5 && s.Analyzed == 5 })
+	f.Write(append(line[len(line)/2:], '\n'))
+	recs = append(recs, rec)
+	st = waitState(t, base, "six games", func(s live.State) bool { return s.Finished == 6 && s.Analyzed == 6 })
+
+	want := tournament.Standings(recs, cfg.BotNames())
+	for _, w := range want {
+		found := false
+		for _, s := range st.Standings {
+			if s.Name == w.Bot {
+				found = true
+				if s.Games != w.Games || s.Wins != w.Wins || s.Draws != w.Draws || s.Losses != w.Losses || s.Points != w.Points {
+					t.Errorf("%s: %+v, want %+v", w.Bot, s, w)
+				}
+				if s.Interval <= 0 {
+					t.Errorf("%s: no rating interval", w.Bot)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no standing for %s", w.Bot)
+		}
+	}
+	if st.Side == nil || st.Side.Games != 6 || st.Side.Wins+st.Side.Draws+st.Side.Losses != 6 || !(st.Side.Low <= st.Side.Score && st.Side.Score <= st.Side.High) {
+		t.Errorf("side balance %+v", st.Side)
+	}
+
+	// The list catches up within a couple of seconds.
+	deadline := time.Now().Add(30 * time.Second)
+	var list viewer.List
+	for {
+		_, body := get(t, base+"api/games")
+		if json.Unmarshal([]byte(body), &list) == nil && len(list.Rows) == 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("game list: %s", body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for i, r := range list.Rows {
+		if r[0] != recs[i].ID || list.Bots[r[2]] != recs[i].White {
+			t.Errorf("row %d: %v, want game %d of %s", i, r, recs[i].ID, recs[i].White)
+		}
+	}
+	for _, r := range recs {
+		code, body := get(t, fmt.Sprintf("%sapi/game?id=%d", base, r.ID))
+		var g viewer.Game
+		if code != 200 || json.Unmarshal([]byte(body), &g) != nil {
+			t.Fatalf("game %d: %d %s", r.ID, code, body)
+		}
+		want, err := tournament.ViewGame(&r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Plies) != len(want.Plies) || g.Plies[len(g.Plies)-1].Text != want.Plies[len(want.Plies)-1].Text || g.Result != r.Result {
+			t.Errorf("game %d served with %d plies ending %q, want %d ending %q", r.ID, len(g.Plies), g.Plies[len(g.Plies)-1].Text, len(want.Plies), want.Plies[len(want.Plies)-1].Text)
+		}
+	}
+}
+
+// TestServesOnlyItsRoutes: no request reaches a file of the directory
+// (or anywhere else), whatever its path; only GET is answered; a Host
+// that is not loopback is refused.
+func TestServesOnlyItsRoutes(t *testing.T) {
+	dir, _, _, _ := fixture(t)
+	const secret = "SECRET-CONTENT-42"
+	os.WriteFile(filepath.Join(dir, "secret.txt"), []byte(secret), 0o644)
+	os.WriteFile(filepath.Join(dir, tournament.JournalFile), []byte{}, 0o644)
+	_, base := start(t, dir, live.Options{})
+	for _, p := range []string{"", "live.js", "live.css", "viewer.js", "viewer.css", "api/state", "api/games"} {
+		if code, _ := get(t, base+p); code != 200 {
+			t.Errorf("GET /%s: %d, want 200", p, code)
+		}
+	}
+	host := strings.TrimSuffix(strings.TrimPrefix(base, "http://"), "/")
+	for _, p := range []string{
+		"/secret.txt", "/manifest.json", "/games.jsonl", "/../secret.txt", "/%2e%2e/secret.txt", "/api/../secret.txt",
+		"/viewer.js/../secret.txt", "/api/game?id=../../secret.txt", "/api/game?id=1", "/api/game?id=-1",
+		"/" + dir + "/secret.txt", "/api/state/../../secret.txt", "/..%2fsecret.txt", "/etc/passwd", "/api/events/x",
+	} {
+		// Raw requests, so that no client cleans the path first.
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", p, host)
+		conn.SetDeadline(time.Now().Add(30 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("GET %s: %v", p, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		if strings.Contains(string(body), secret) || strings.Contains(string(body), `"fingerprint"`) || resp.StatusCode == 200 {
+			t.Errorf("GET %s: status %d, body %.80q", p, resp.StatusCode, body)
+		}
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE"} {
+		req, _ := http.NewRequest(m, base+"api/state", strings.NewReader("x"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("%s /api/state: %d, want 405", m, resp.StatusCode)
+		}
+	}
+	req, _ := http.NewRequest("GET", base, nil)
+	req.Host = "evil.example:80"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("GET with Host evil.example: %d, want 421", resp.StatusCode)
+	}
+	if code, body := get(t, base); !strings.Contains(body, `<script src="/viewer.js">`) || code != 200 {
+		t.Errorf("the page: %d %.100s", code, body)
+	}
+}
+
+// TestInFlightGames feeds the Observer methods a game and checks the
+// position the state shows after every move.
+func TestInFlightGames(t *testing.T) {
+	dir, cfg, sched, openings := fixture(t)
+	srv, base := start(t, dir, live.Options{InRun: true})
+	rec := play(t, cfg.Rules, sched[0], openings, 5)
+	header := rec
+	header.Moves = nil
+	srv.GameStarted(header)
+	st := waitState(t, base, "the game in flight", func(s live.State) bool { return len(s.Flights) == 1 })
+	want, err := tournament.ViewGame(&rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := st.Flights[0]; f.ID != rec.ID || f.White != rec.White || f.Ply.Text != want.Plies[len(rec.Opening.Moves)].Text {
+		t.Errorf("flight %+v, want game %d at %q", f, rec.ID, want.Plies[len(rec.Opening.Moves)].Text)
+	}
+	for i, m := range rec.Moves {
+		srv.Moved(rec.ID, m)
+		ply := len(rec.Opening.Moves) + i + 1
+		st = waitState(t, base, fmt.Sprintf("ply %d", ply), func(s live.State) bool { return len(s.Flights) == 1 && s.Flights[0].Plies == ply })
+		if got := st.Flights[0].Ply; got.Text != want.Plies[ply].Text || got.Move != m.Move {
+			t.Fatalf("after ply %d: %q (%s), want %q (%s)", ply, got.Text, got.Move, want.Plies[ply].Text, m.Move)
+		}
+	}
+	// The game in flight can be opened.
+	code, body := get(t, fmt.Sprintf("%sapi/game?id=%d", base, rec.ID))
+	var g viewer.Game
+	if code != 200 || json.Unmarshal([]byte(body), &g) != nil || g.Result != "*" || len(g.Plies) != len(want.Plies) {
+		t.Errorf("game in flight: %d %.200s", code, body)
+	}
+	srv.GameEnded(rec.ID)
+	waitState(t, base, "no game in flight", func(s live.State) bool { return len(s.Flights) == 0 })
+}
+
+// TestStalledBrowsersDoNotBlock: browsers that connect to the event
+// stream and never read do not hold up the Observer methods (which a
+// tournament calls for every move), and are disconnected after the write
+// timeout.
+func TestStalledBrowsersDoNotBlock(t *testing.T) {
+	dir, cfg, sched, openings := fixture(t)
+	srv, base := start(t, dir, live.Options{InRun: true, Interval: time.Millisecond, WriteTimeout: 300 * time.Millisecond})
+	host := strings.TrimSuffix(strings.TrimPrefix(base, "http://"), "/")
+	var conns []net.Conn
+	for range 8 {
+		d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+			return c.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 1024) })
+		}}
+		conn, err := d.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "GET /api/events HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+		conns = append(conns, conn)
+	}
+	// Many games in flight, many moves each, for a few seconds: every move
+	// changes the state, which the stalled browsers are sent until their
+	// buffers fill and a write times out.
+	rec := play(t, cfg.Rules, sched[0], openings, 1)
+	done := make(chan int)
+	go func() { // ends after three seconds of calls
+		calls := 0
+		for start := time.Now(); time.Since(start) < 3*time.Second; {
+			for g := range 16 {
+				h := rec
+				h.ID, h.Moves = g+1, nil
+				srv.GameStarted(h)
+				for _, m := range rec.Moves {
+					srv.Moved(h.ID, m)
+				}
+				calls += 2 + len(rec.Moves)
+			}
+			for g := range 16 {
+				srv.GameEnded(g + 1)
+			}
+		}
+		done <- calls
+	}()
+	select {
+	case calls := <-done:
+		t.Logf("%d Observer calls in 3s with 8 stalled browsers", calls)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the Observer methods blocked")
+	}
+	// Each stalled browser is cut off: reading it now ends in EOF (or a
+	// reset) after whatever it had been sent.
+	for i, conn := range conns {
+		conn.SetReadDeadline(time.Now().Add(time.Minute))
+		_, err := io.Copy(io.Discard, conn)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Errorf("stalled browser %d is still connected", i)
+		}
+	}
+	// The server still answers.
+	if st := state(t, base); len(st.Flights) != 0 {
+		t.Errorf("%d games in flight after all ended", len(st.Flights))
+	}
+}
