@@ -49,7 +49,7 @@ func ViewGameWith(rules game.Rules, r *Record) (*viewer.Game, error) {
 		moves = append(moves, viewer.Move{Text: m})
 	}
 	for _, m := range r.Moves {
-		moves = append(moves, viewer.Move{Text: m.Move, MS: m.MS})
+		moves = append(moves, viewer.Move{Text: m.Move, MS: m.MS, Info: (*viewer.Info)(m.Info)})
 	}
 	plies, err := viewer.Replay(rules, moves)
 	if err != nil {

@@ -30,6 +30,19 @@ func TestViewGame(t *testing.T) {
 	if g.Plies[1].MS != 0 || g.Plies[1].Move != "9-13" {
 		t.Errorf("first ply %+v, want the opening's 9-13 without a time", g.Plies[1])
 	}
+	// The search info recorded with a move is shown with it.
+	score := -35
+	rec.Moves[1].Info = &tournament.SearchInfo{Depth: 7, Score: &score, Nodes: 12345, TimeMS: 40, PV: []string{"a", "b"}, Text: "x"}
+	g, err = tournament.ViewGame(&rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := g.Plies[len(rec.Opening.Moves)+2].Info; i == nil || i.Depth != 7 || *i.Score != -35 || i.Nodes != 12345 || i.TimeMS != 40 || len(i.PV) != 2 || i.Text != "x" {
+		t.Errorf("search info of the second move: %+v", i)
+	}
+	if g.Plies[len(rec.Opening.Moves)+1].Info != nil {
+		t.Errorf("search info on a move without one")
+	}
 	wantColor := "white"
 	if rec.Forfeit.Bot == rec.Black {
 		wantColor = "black"
