@@ -39,6 +39,8 @@ name = "checkers"
 limit = 1
 [adjudication]
 max_plies = 40
+resign = { score = 100, moves = 1 }
+draw = { score = 100, moves = 1 }
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

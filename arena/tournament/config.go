@@ -191,10 +191,35 @@ func (tc TimeControl) String() string {
 // Adjudication holds the draw rules and length cap the arena applies. They
 // are rule switches of the game (checkers only); a zero value keeps the
 // preset's default, a negative value turns the rule off.
+//
+// Resign and Draw, when set, adjudicate a game by the bots' agreement: on
+// the scores they report in their info lines (see ResignRule and
+// DrawRule). They are off by default, and checkers only.
 type Adjudication struct {
-	MaxPlies   int `toml:"max_plies"`
-	Repetition int `toml:"repetition"`
-	QuietMoves int `toml:"quiet_moves"`
+	MaxPlies   int         `toml:"max_plies"`
+	Repetition int         `toml:"repetition"`
+	QuietMoves int         `toml:"quiet_moves"`
+	Resign     *ResignRule `toml:"resign"`
+	Draw       *DrawRule   `toml:"draw"`
+}
+
+// ResignRule ends a game as a win when both bots agree it is decided: the
+// loser reported a score of -Score or less, and the winner +Score or more,
+// on each of their last Moves moves. Scores are in the bots' own unit
+// (hundredths of a man for checkers bots), so both bots must use the
+// same one.
+type ResignRule struct {
+	Score int `toml:"score"`
+	Moves int `toml:"moves"`
+}
+
+// DrawRule ends a game as a draw when both bots agree it is even: from ply
+// AfterPly on, each reported a score between -Score and +Score on each of
+// its last Moves moves.
+type DrawRule struct {
+	Score    int `toml:"score"`
+	Moves    int `toml:"moves"`
+	AfterPly int `toml:"after_ply"`
 }
 
 // BotConfig is one participant.
@@ -590,6 +615,7 @@ func (c *Config) validateRules() []error {
 		{"repetition", "repetition", c.Adjudication.Repetition},
 		{"quiet_moves", "quiet_moves", c.Adjudication.QuietMoves},
 	}
+	errs = append(errs, c.validateAgreement()...)
 	var adjOverrides []game.Setting
 	for _, a := range adj {
 		switch {
@@ -640,6 +666,38 @@ func (c *Config) validateRules() []error {
 	}
 	c.Rules = rules
 	return nil
+}
+
+// validateAgreement checks the adjudication rules by agreement.
+func (c *Config) validateAgreement() []error {
+	var errs []error
+	add := func(key, format string, args ...any) {
+		errs = append(errs, c.errKey([]string{"adjudication", key}, fmt.Errorf(format, args...)))
+	}
+	a := &c.Adjudication
+	if a.Resign != nil {
+		switch {
+		case c.Game.Name != "checkers":
+			add("resign", "applies to checkers only")
+		case a.Resign.Score <= 0:
+			add("resign", "score must be more than 0 (the winner's score and minus the loser's, in the bots' unit), got %d", a.Resign.Score)
+		case a.Resign.Moves < 1:
+			add("resign", "moves must be at least 1 (the moves of each bot that must agree), got %d", a.Resign.Moves)
+		}
+	}
+	if a.Draw != nil {
+		switch {
+		case c.Game.Name != "checkers":
+			add("draw", "applies to checkers only")
+		case a.Draw.Score < 0:
+			add("draw", "score must not be negative, got %d", a.Draw.Score)
+		case a.Draw.Moves < 1:
+			add("draw", "moves must be at least 1 (the moves of each bot that must agree), got %d", a.Draw.Moves)
+		case a.Draw.AfterPly < 0:
+			add("draw", "after_ply must not be negative, got %d", a.Draw.AfterPly)
+		}
+	}
+	return errs
 }
 
 // settingValue renders a TOML scalar as a rule switch or option value.

@@ -57,4 +57,11 @@
 // a protocol violation forfeits the game, with the kind and detail in the
 // record (Forfeit), and the tournament goes on. Replay and Verify check a
 // recorded game against the rules.
+//
+// Each move's request carries the bot's clock (fixed time per move, base
+// plus increment, or moves per period) and, for bots that declare they
+// obey them, the configured node and depth limits. The last info line a
+// bot writes before its move is recorded with the move (MoveRecord.Info).
+// Optionally (ResignRule, DrawRule) the bots' reported scores end a game
+// by agreement, recorded as ReasonAdjudication.
 package tournament

@@ -111,3 +111,74 @@ func checkSearchInfo(t *testing.T, r *tournament.Record) {
 		}
 	}
 }
+
+// TestAdjudicationByAgreement plays checkers between bots that report
+// fixed scores: an optimist (+600) and a pessimist (-600) agree that the
+// pessimist has lost; two bots reporting 0 agree on a draw. The games are
+// recorded as adjudications with their details, written to the PGN/PDN
+// file as such, and rated as the results they are.
+func TestAdjudicationByAgreement(t *testing.T) {
+	path := writeConfig(t, `
+name = "agreement"
+concurrency = 2
+[game]
+name = "checkers"
+[openings]
+limit = 1
+[adjudication]
+resign = { score = 500, moves = 3 }
+draw = { score = 20, moves = 2, after_ply = 12 }
+[time]
+move = "5s"
+`, "agreement", testBot{"up", "score:600"}, testBot{"down", "score:-600"}, testBot{"even", "score:0"}, testBot{"level", "score:0"})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out}); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	recs := readRecords(t, out) // Verify accepts every record
+	checked := 0
+	for _, r := range recs {
+		names := r.White + "-" + r.Black
+		var wantRule, wantWinner string
+		switch {
+		case strings.Contains(names, "up") && strings.Contains(names, "down"):
+			wantRule, wantWinner = tournament.AdjudicatedResign, "up"
+		case strings.Contains(names, "even") && strings.Contains(names, "level"):
+			wantRule = tournament.AdjudicatedDraw
+		default:
+			continue // optimists against the even bots: no agreement
+		}
+		checked++
+		a := r.Adjudication
+		if r.Reason != tournament.ReasonAdjudication || a == nil || a.Rule != wantRule || r.Winner != wantWinner || r.Forfeit != nil {
+			t.Errorf("game %d (%s): reason %q, adjudication %+v, winner %q; want %s adjudicated by %q, winner %q",
+				r.ID, names, r.Reason, a, r.Winner, names, wantRule, wantWinner)
+			continue
+		}
+		plies := len(r.Opening.Moves) + len(r.Moves)
+		if wantRule == tournament.AdjudicatedResign && len(r.Moves) != 6 {
+			t.Errorf("game %d: resigned after %d bot moves, want 6 (3 of each)", r.ID, len(r.Moves))
+		}
+		if wantRule == tournament.AdjudicatedDraw && plies < 12 {
+			t.Errorf("game %d: drawn at ply %d, before ply 12", r.ID, plies)
+		}
+	}
+	if checked != 4 {
+		t.Errorf("%d games between agreeing bots, want 4", checked)
+	}
+	for _, g := range tournament.RatingGames(recs) {
+		if g.Forfeit {
+			t.Errorf("game %s-%s rated as a forfeit", g.White, g.Black)
+		}
+	}
+	pdn, err := os.ReadFile(filepath.Join(out, "games.pdn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(pdn), `[Termination "adjudication"]`); n < 4 {
+		t.Errorf("games.pdn has %d adjudications, want at least 4", n)
+	}
+	if !strings.Contains(string(pdn), "{adjudicated by agreement: down (") {
+		t.Error("games.pdn does not say why a game was adjudicated")
+	}
+}

@@ -72,6 +72,7 @@ func runTestTournament(spec string) int {
 //	othergame    declares a game that does not exist
 //	exitearly    exits right after the handshake
 //	builtin:NAME the built-in bot NAME (package builtin) with its defaults
+//	score:N      plays the first legal move, reporting the score N
 func runTestBot(kind string) int {
 	kind, arg, _ := strings.Cut(kind, ":")
 	if kind == "builtin" {
@@ -220,7 +221,12 @@ func runTestBot(kind string) int {
 			default:
 				mv = buf[0].String()
 			}
-			send(protocol.Info{Depth: 1, String: "test bot"}, protocol.Move{Move: mv})
+			info := protocol.Info{Depth: 1, String: "test bot"}
+			if kind == "score" {
+				n, _ := strconv.Atoi(arg)
+				info = protocol.Info{Depth: 1, Score: n, HasScore: true}
+			}
+			send(info, protocol.Move{Move: mv})
 		case protocol.GameOver:
 			st, played = nil, nil
 		case protocol.Quit:

@@ -97,6 +97,9 @@ func AppendGameText(b []byte, rec *Record, event string) []byte {
 	if rec.Forfeit != nil {
 		word(pgnComment(fmt.Sprintf("%s forfeits: %s", rec.Forfeit.Bot, strings.TrimSpace(rec.Forfeit.Kind+" "+rec.Forfeit.Detail))))
 	}
+	if a := rec.Adjudication; a != nil {
+		word(pgnComment("adjudicated by agreement: " + a.Detail))
+	}
 	word(rec.Result)
 	return append(b, "\n\n"...)
 }
@@ -142,7 +145,8 @@ func termination(rec *Record) string {
 		return "time forfeit"
 	case rec.Forfeit != nil:
 		return "rules infraction"
-	case rec.Reason == game.ReasonMaxPlies || rec.Reason == game.ReasonRepetition || rec.Reason == game.ReasonQuietMoves:
+	case rec.Reason == game.ReasonMaxPlies || rec.Reason == game.ReasonRepetition || rec.Reason == game.ReasonQuietMoves,
+		rec.Reason == ReasonAdjudication:
 		return "adjudication"
 	}
 	return "normal"

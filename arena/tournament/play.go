@@ -129,6 +129,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			depth[c] = tcs[c].Depth
 		}
 	}
+	adj := newAdjudicator(r.cfg.Adjudication, gp.names)
 	var (
 		legalMoves []game.Move
 		legalText  []string
@@ -193,9 +194,17 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		}
 		text := m.String()
 		moves = append(moves, text)
-		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed), Info: NewSearchInfo(reply.Info)})
+		info := NewSearchInfo(reply.Info)
+		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed), Info: info})
 		if o := r.opts.Observer; o != nil {
 			o.Moved(gp.rec.ID, gp.rec.Moves[len(gp.rec.Moves)-1])
+		}
+		if adj != nil && !st.Outcome().Over() {
+			if v, ok := adj.move(side, info, st.Ply()); ok {
+				gp.rec.Adjudication = &Adjudicated{Rule: v.rule, Detail: v.detail}
+				gp.finish(ctx, v.result, ReasonAdjudication, nil, nil)
+				return true
+			}
 		}
 	}
 }

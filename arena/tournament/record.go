@@ -14,6 +14,16 @@ import (
 // (game.ReasonScore, game.ReasonNoMoves, ...).
 const (
 	ReasonForfeit = "forfeit" // one bot lost by breaking a tournament rule; see Record.Forfeit
+	// ReasonAdjudication: the bots' reported scores agreed that the game
+	// was decided or even (see Config.Adjudication and
+	// Record.Adjudication). The result is a real result, by agreement.
+	ReasonAdjudication = "adjudication"
+)
+
+// Adjudication rules, the Rule of a Record's Adjudicated.
+const (
+	AdjudicatedResign = "resign" // a win: both bots' scores agreed the game was decided
+	AdjudicatedDraw   = "draw"   // a draw: both bots' scores agreed the game was even
 )
 
 // Forfeit kinds: why a bot lost a game it did not lose on the board. The
@@ -48,8 +58,10 @@ type Record struct {
 
 	Result  string   `json:"result"`           // "1-0", "0-1" or "1/2-1/2", from White's side
 	Winner  string   `json:"winner,omitempty"` // name of the winning bot; empty for a draw
-	Reason  string   `json:"reason"`           // a game.Reason* constant or ReasonForfeit
+	Reason  string   `json:"reason"`           // a game.Reason* constant, ReasonForfeit or ReasonAdjudication
 	Forfeit *Forfeit `json:"forfeit,omitempty"`
+	// Adjudication says why an adjudicated game (ReasonAdjudication) ended.
+	Adjudication *Adjudicated `json:"adjudication,omitempty"`
 	Scores  *Scores  `json:"scores,omitempty"` // final scores, for games that keep score
 
 	Start      time.Time `json:"start"`
@@ -123,6 +135,12 @@ type Forfeit struct {
 	Kind   string `json:"kind"` // a Forfeit* constant
 	Bot    string `json:"bot"`
 	Detail string `json:"detail,omitempty"`
+}
+
+// Adjudicated says which rule adjudicated a game, and on what scores.
+type Adjudicated struct {
+	Rule   string `json:"rule"` // AdjudicatedResign or AdjudicatedDraw
+	Detail string `json:"detail"`
 }
 
 // Scores are the final scores of a game that keeps score.

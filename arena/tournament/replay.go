@@ -109,6 +109,21 @@ func VerifyWith(rules game.Rules, rec *Record) error {
 	if rec.Forfeit != nil {
 		return bad("forfeit details with reason %q", rec.Reason)
 	}
+	if rec.Reason == ReasonAdjudication {
+		switch a := rec.Adjudication; {
+		case a == nil:
+			return bad("reason %q without adjudication details", rec.Reason)
+		case a.Rule == AdjudicatedDraw && res != game.Draw, a.Rule == AdjudicatedResign && res == game.Draw,
+			a.Rule != AdjudicatedDraw && a.Rule != AdjudicatedResign:
+			return bad("adjudicated by rule %q with the result %s", a.Rule, rec.Result)
+		case out.Over():
+			return bad("adjudication recorded, but the game was already over (%s, %s)", out.Result, out.Reason)
+		}
+		return nil
+	}
+	if rec.Adjudication != nil {
+		return bad("adjudication details with reason %q", rec.Reason)
+	}
 	if !out.Over() {
 		return bad("recorded as %s (%s) but the game is not over after %d plies", rec.Result, rec.Reason, st.Ply())
 	}
