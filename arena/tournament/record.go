@@ -62,7 +62,7 @@ type Record struct {
 	Forfeit *Forfeit `json:"forfeit,omitempty"`
 	// Adjudication says why an adjudicated game (ReasonAdjudication) ended.
 	Adjudication *Adjudicated `json:"adjudication,omitempty"`
-	Scores  *Scores  `json:"scores,omitempty"` // final scores, for games that keep score
+	Scores       *Scores      `json:"scores,omitempty"` // final scores, for games that keep score
 
 	Start      time.Time `json:"start"`
 	DurationMS float64   `json:"duration_ms"`
