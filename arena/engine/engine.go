@@ -75,6 +75,11 @@ type Spec struct {
 	// StderrLimit caps StderrPath: 0 means DefaultLogLimit; a negative
 	// value means no limit.
 	StderrLimit int64
+	// Transcript adds every line the arena and the bot exchange to the
+	// log, as it crossed the pipe, stamped with the time, the process id
+	// and its direction (→ arena to bot, ← bot to arena). Without a log it
+	// has no effect; off, it costs nothing.
+	Transcript bool
 	// HandshakeTimeout bounds Start and NewGame; 0 means
 	// DefaultHandshakeTimeout.
 	HandshakeTimeout time.Duration
@@ -220,6 +225,15 @@ func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) 
 	g.in, g.out = proc.stdin, proc.stdout
 	g.applyRead()
 	g.mu.Unlock()
+	var (
+		in  io.Reader = src
+		out io.Writer = proc.stdin
+	)
+	if spec.Transcript && proc.log != nil {
+		proc.log.Notef("protocol transcript of process %d: → arena to bot, ← bot to arena", proc.pid)
+		in = transcriptReader{src, newTranscriber(proc.log, proc.pid, "←")}
+		out = transcriptWriter{proc.stdin, newTranscriber(proc.log, proc.pid, "→")}
+	}
 	return &Engine{
 		name:      name,
 		handshake: orDefault(spec.HandshakeTimeout, DefaultHandshakeTimeout),
@@ -227,8 +241,8 @@ func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) 
 		proc:      proc,
 		gate:      g,
 		src:       src,
-		lr:        protocol.NewReader(src),
-		w:         protocol.NewWriter(proc.stdin),
+		lr:        protocol.NewReader(in),
+		w:         protocol.NewWriter(out),
 		closing:   make(chan struct{}),
 	}, nil
 }

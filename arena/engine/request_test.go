@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,12 @@ import (
 // arena writes arrive on the returned channel. stop releases everything
 // instead of Close.
 func scriptedEngine(t *testing.T, id protocol.ID, reply string) (e *Engine, written <-chan string, stop func()) {
+	return scriptedEngineLog(t, id, reply, nil)
+}
+
+// scriptedEngineLog is scriptedEngine with a log and, when log is not nil,
+// a transcript.
+func scriptedEngineLog(t *testing.T, id protocol.ID, reply string, log *Log) (e *Engine, written <-chan string, stop func()) {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -25,9 +33,9 @@ func scriptedEngine(t *testing.T, id protocol.ID, reply string) (e *Engine, writ
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{})}
+	p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), log: log, pid: 4242}
 	close(p.stderrDone)
-	e, err = newEngine("scripted", Spec{HandshakeTimeout: time.Second}, p, &gate{})
+	e, err = newEngine("scripted", Spec{HandshakeTimeout: time.Second, Transcript: log != nil}, p, &gate{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,5 +146,65 @@ func TestUndeclaredLimit(t *testing.T) {
 			t.Errorf("first line written %q, want the position of the second request", got)
 		}
 		stop()
+	}
+}
+
+// TestTranscript checks that a transcript logs both directions of a
+// move request, each line stamped with the time, the process id and its
+// direction, and the bytes as they came (an over-long line shortened).
+func TestTranscript(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.log")
+	log, err := OpenLog(path, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "info string " + strings.Repeat("x", 3000)
+	e, _, stop := scriptedEngineLog(t, protocol.ID{Games: []string{"checkers"}},
+		"info depth 3 score -5 pv 22-18\r\n"+long+"\nbogus \x01 line\nmove 22-18\n", log)
+	if _, err := e.Move(t.Context(), MoveRequest{Moves: []string{"9-13"}, Clock: protocol.Clock{MoveTime: time.Second},
+		Deadline: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatalf("Move: %v", err)
+	}
+	stop()
+	if err := log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := `\d\d:\d\d:\d\d\.\d\d\d \[4242\] `
+	for _, want := range []string{
+		`(?m)^\[arena: protocol transcript of process 4242: → arena to bot, ← bot to arena\]$`,
+		`(?m)^` + stamp + `→ position startpos moves 9-13$`,
+		`(?m)^` + stamp + `→ go movetime 1000$`,
+		`(?m)^` + stamp + `← info depth 3 score -5 pv 22-18$`,
+		`(?m)^` + stamp + `← info string x{1000}x{12} \.\.\. \(3012 bytes\)$`,
+		`(?m)^` + stamp + `← "bogus \\x01 line"$`,
+		`(?m)^` + stamp + `← move 22-18$`,
+	} {
+		if !regexp.MustCompile(want).Match(data) {
+			t.Errorf("transcript lacks a line matching %s:\n%s", want, data)
+		}
+	}
+}
+
+// TestNoTranscript checks that without the switch the log holds no
+// protocol line.
+func TestNoTranscript(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.log")
+	log, err := OpenLog(path, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, stop := scriptedEngine(t, protocol.ID{Games: []string{"checkers"}}, "move 22-18\n")
+	e.proc.log = log
+	if _, err := e.Move(t.Context(), MoveRequest{Moves: []string{"9-13"}, Deadline: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatalf("Move: %v", err)
+	}
+	stop()
+	log.Close()
+	if data, _ := os.ReadFile(path); len(data) != 0 {
+		t.Errorf("log without a transcript holds %q", data)
 	}
 }

@@ -47,7 +47,7 @@ func TestAdjudicator(t *testing.T) {
 			{game.Black, info(5), 1, game.Ongoing, "", nil},
 			{game.White, info(-10), 2, game.Ongoing, "", nil},
 			{game.Black, info(0), 3, game.Ongoing, "", nil},
-			{game.White, info(3), 4, game.Ongoing, "", nil}, // agreed, but before ply 6
+			{game.White, info(3), 4, game.Ongoing, "", nil},  // agreed, but before ply 6
 			{game.Black, info(11), 5, game.Ongoing, "", nil}, // breaks black's run
 			{game.White, info(0), 6, game.Ongoing, "", nil},
 			{game.Black, info(-2), 7, game.Ongoing, "", nil},

@@ -249,6 +249,9 @@ type BotConfig struct {
 	Depth int   `toml:"depth"`
 	// HandshakeTimeout bounds the start-up handshake (default 10s).
 	HandshakeTimeout time.Duration `toml:"handshake_timeout"`
+	// Transcript writes every protocol line between the arena and the
+	// bot, with the time, to the bot's log (logs/NAME.log).
+	Transcript bool `toml:"transcript"`
 }
 
 // ConfigError is a problem with a configuration, located by key and line,
@@ -912,6 +915,24 @@ func (c *Config) BotTime(name string) TimeControl {
 		break
 	}
 	return tc
+}
+
+// EnableTranscripts turns on the protocol transcript (BotConfig.Transcript)
+// of the named bots, or of every bot for the name "all". An unknown name is
+// an error that lists the bots.
+func (c *Config) EnableTranscripts(names []string) error {
+	for _, name := range names {
+		found := false
+		for i := range c.Bots {
+			if name == "all" || c.Bots[i].Name == name {
+				c.Bots[i].Transcript, found = true, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("no bot is named %q (the bots: %s)", name, strings.Join(c.BotNames(), ", "))
+		}
+	}
+	return nil
 }
 
 // BotNames returns the bot names in configuration order.

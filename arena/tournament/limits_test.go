@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -180,5 +181,45 @@ move = "5s"
 	}
 	if !strings.Contains(string(pdn), "{adjudicated by agreement: down (") {
 		t.Error("games.pdn does not say why a game was adjudicated")
+	}
+}
+
+// TestTranscript turns on one bot's transcript: its log holds the whole
+// exchange, stamped, and the other bot's log holds none of it.
+func TestTranscript(t *testing.T) {
+	path := writeConfig(t, `
+name = "transcript"
+concurrency = 1
+[game]
+name = "cheversi"
+[time]
+move = "5s"
+`, "transcript", testBot{"talk", "first"}, testBot{"quiet", "first"})
+	cfg := loadConfig(t, path)
+	if err := cfg.EnableTranscripts([]string{"nobody"}); err == nil || !strings.Contains(err.Error(), "talk, quiet") {
+		t.Errorf("EnableTranscripts(nobody) = %v, want an error listing the bots", err)
+	}
+	if err := cfg.EnableTranscripts([]string{"talk"}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := tournament.Run(context.Background(), cfg, tournament.Options{Out: out}); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	talk, err := os.ReadFile(filepath.Join(out, "logs", "talk.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet, _ := os.ReadFile(filepath.Join(out, "logs", "quiet.log"))
+	stamp := `(?m)^\d\d:\d\d:\d\d\.\d\d\d \[\d+\] `
+	for _, want := range []string{stamp + `→ arena 1$`, stamp + `← arenaok$`, stamp + `→ newgame game cheversi `,
+		stamp + `→ go movetime 5000$`, stamp + `← info depth 1 string test bot$`, stamp + `← move [KQRBN]@[a-h][1-8]$`,
+		stamp + `→ gameover result `, stamp + `→ quit$`} {
+		if !regexp.MustCompile(want).Match(talk) {
+			t.Errorf("talk.log has no line matching %s:\n%s", want, talk)
+		}
+	}
+	if strings.Contains(string(quiet), "→") {
+		t.Errorf("quiet.log holds a transcript:\n%s", quiet)
 	}
 }

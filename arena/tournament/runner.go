@@ -376,6 +376,7 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 			Options:          b.options(),
 			Log:              log,
 			StderrPath:       logPath,
+			Transcript:       b.Transcript,
 			HandshakeTimeout: b.HandshakeTimeout,
 		}
 		if spec.Dir == "" {

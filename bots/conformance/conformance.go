@@ -25,6 +25,9 @@ type Config struct {
 	// StderrPath is the file the bot's standard error is appended to;
 	// "" discards it.
 	StderrPath string
+	// Transcript adds every protocol line of every check to StderrPath,
+	// stamped with the time and the process id (see engine.Spec).
+	Transcript bool
 
 	// MoveTime is the bot's time per move in the check games
 	// (DefaultMoveTime when 0); games on a clock give it twenty times as
@@ -249,6 +252,7 @@ func (c *checker) spec(options map[string]string) engine.Spec {
 		Env:              c.cfg.Env,
 		Options:          options,
 		StderrPath:       c.cfg.StderrPath,
+		Transcript:       c.cfg.Transcript,
 		HandshakeTimeout: c.cfg.HandshakeTimeout,
 		QuitGrace:        c.cfg.QuitGrace,
 	}

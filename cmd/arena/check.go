@@ -35,6 +35,7 @@ func check(ctx context.Context, args []string, stdout io.Writer) error {
 	plies := fs.Int("plies", conformance.DefaultMaxPlies, "length of the checkers check games, in plies")
 	seed := fs.Uint64("seed", 1, "seed of the arena's own moves and positions")
 	logPath := fs.String("log", "", "append the bot's standard error to this `file` (default: discard it)")
+	transcript := fs.Bool("transcript", false, "also write every protocol line, with the time, to the --log file")
 	dir := fs.String("dir", "", "the bot's working `directory` (default: the current one)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -49,12 +50,15 @@ func check(ctx context.Context, args []string, stdout io.Writer) error {
 		return usagef("--margin, --timeout and --quit-grace must be positive")
 	case *plies <= 0:
 		return usagef("--plies must be positive")
+	case *transcript && *logPath == "":
+		return usagef("--transcript writes to the --log file: give one")
 	}
 	cfg := conformance.Config{
 		Command:          fs.Arg(0),
 		Args:             fs.Args()[1:],
 		Dir:              *dir,
 		StderrPath:       *logPath,
+		Transcript:       *transcript,
 		MoveTime:         *moveTime,
 		Margin:           *margin,
 		HandshakeTimeout: *timeout,

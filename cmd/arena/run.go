@@ -31,7 +31,7 @@ func init() {
 }
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--shard I/N] [--set KEY=VALUE]... [--serve ADDR] [--quiet] CONFIG.toml")
+	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--shard I/N] [--set KEY=VALUE]... [--transcript BOT]... [--serve ADDR] [--quiet] CONFIG.toml")
 	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME)")
 	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
 	var sets overrides
@@ -39,6 +39,8 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.Var(setFlag{&sets}, "set", "set a configuration key, e.g. time.move=200ms, format.rounds=2, touch=any, bots.NAME.args=[\"-v\"]\n(`KEY=VALUE`, repeatable; see configs/README.md)")
 	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
 	serve := fs.String("serve", "", "serve a live page of the tournament on `ADDR` (e.g. 127.0.0.1:8080; :0 picks a free port) and keep it up until Ctrl-C")
+	var transcripts namesFlag
+	fs.Var(&transcripts, "transcript", "write the protocol transcript of `BOT` (a bot's name, or all) to its log, logs/BOT.log (repeatable)")
 	path, err := parseInterspersed(fs, args, "configuration file")
 	if err != nil {
 		return err
@@ -55,6 +57,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	cfg, err := tournament.Load(path, sets...)
 	if err != nil {
 		return err
+	}
+	if err := cfg.EnableTranscripts(transcripts); err != nil {
+		return usagef("--transcript: %v", err)
 	}
 	if shard != nil && cfg.SPRT != nil {
 		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard", path)
@@ -163,6 +168,21 @@ func countGames(n int) string {
 type overrides []tournament.Override
 
 // setFlag is --set KEY=VALUE: any configuration key.
+// namesFlag collects the values of a repeatable flag; each may also list
+// several names separated by commas.
+type namesFlag []string
+
+func (f *namesFlag) String() string { return strings.Join(*f, ",") }
+
+func (f *namesFlag) Set(s string) error {
+	for _, name := range strings.Split(s, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			*f = append(*f, name)
+		}
+	}
+	return nil
+}
+
 type setFlag struct{ list *overrides }
 
 func (f setFlag) String() string { return "" }

@@ -521,3 +521,20 @@ func killMarked(mark string) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// TestRunTranscriptFlag checks that --transcript names bots of the
+// configuration: another name is a usage error, before anything starts.
+func TestRunTranscriptFlag(t *testing.T) {
+	path := writeTemp(t, "t.toml", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n")
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", "--transcript", "a,zed", "--out", out, path}, &stdout, &stderr); code != 2 {
+		t.Errorf("exit status %d, want 2", code)
+	}
+	if want := `--transcript: no bot is named "zed" (the bots: a, b)`; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q does not contain %q", stderr.String(), want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the output directory was created (%v)", err)
+	}
+}
