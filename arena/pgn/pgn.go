@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +59,9 @@ func (r *Record) Tag(name string) string {
 		}
 	}
 	for _, t := range r.Tags {
-		if strings.EqualFold(t.Name, name) {
+		// Names that differ in length differ in more than case (tag
+		// names are ASCII).
+		if len(t.Name) == len(name) && strings.EqualFold(t.Name, name) {
 			return t.Value
 		}
 	}
@@ -195,8 +198,10 @@ type Reader struct {
 	curLine int
 	curCol0 bool // cur starts at the beginning of its line
 
-	// The record being read.
+	// The record being read (nil before its first tag or word), in
+	// reused, the Record that Next hands out.
 	rec     *Record
+	reused  Record
 	inMoves bool // move text seen after the tags
 	depth   int  // variation nesting
 	token   []byte
@@ -285,7 +290,9 @@ func (r *Reader) fill() {
 	}
 }
 
-// Next returns the next record, or io.EOF after the last one.
+// Next returns the next record, or io.EOF after the last one. The Record
+// and its Tags slice are reused by the following call (the tags' strings
+// are not); copy what must outlive it, as ReadAll does.
 func (r *Reader) Next() (*Record, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -331,7 +338,8 @@ func (r *Reader) next() (*Record, error) {
 // start begins a record on the given line, if none is begun.
 func (r *Reader) start(line int) {
 	if r.rec == nil {
-		r.rec = &Record{Line: line}
+		r.reused = Record{Tags: r.reused.Tags[:0], Line: line}
+		r.rec = &r.reused
 	}
 }
 
@@ -510,9 +518,8 @@ func (r *Reader) finish() *Record {
 	rec := r.rec
 	if len(r.tagPos) > 0 {
 		text := string(r.tagText)
-		rec.Tags = make([]Tag, len(r.tagPos))
-		for i, p := range r.tagPos {
-			rec.Tags[i] = Tag{Name: text[p.name:p.value], Value: text[p.value:p.end]}
+		for _, p := range r.tagPos {
+			rec.Tags = append(rec.Tags, Tag{Name: text[p.name:p.value], Value: text[p.value:p.end]})
 		}
 	}
 	rec.Result = game.Ongoing
@@ -543,7 +550,9 @@ func ReadAll(r io.Reader, file string) ([]Record, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(out, *rec)
+		c := *rec
+		c.Tags = slices.Clone(rec.Tags)
+		out = append(out, c)
 	}
 }
 

@@ -298,12 +298,33 @@ func finite(x float64) *float64 {
 }
 
 // Analyze fits the ratings and computes every statistic of the reports.
+// It is a Tally of the games, analysed.
 func Analyze(games []Game, opt Options) (*Analysis, error) {
+	if _, err := opt.withDefaults(); err != nil {
+		return nil, err
+	}
+	var t Tally
+	for i, g := range games {
+		if err := t.Add(g); err != nil {
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
+		}
+	}
+	return t.Analyze(opt)
+}
+
+// Analyze fits the ratings and computes every statistic of the reports
+// from the games added so far.
+func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	fit, err := Fit(games, opt)
+	if t.games == 0 {
+		return nil, ErrNoGames
+	}
+	names, pos := t.sorted()
+	cells, sideCells := cellsOf(t.all, pos), cellsOf(t.side, pos)
+	fit, err := fitAll(names, cells, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -311,10 +332,9 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	a := &Analysis{
 		Model:      opt.Model,
 		Confidence: opt.Confidence,
-		Games:      len(games),
+		Games:      t.games,
 		Notes:      slices.Clone(fit.Notes),
 	}
-	side, forfeits := SideBalanceGames(games)
 
 	// Ranking: by group (ratings of different groups do not compare),
 	// then by rating, then by name.
@@ -338,24 +358,16 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	}
 
 	// Per-player records: every game for the standings, the side balance's
-	// games for the split by role.
+	// games for the split by role. (fit.Players is names: the same order.)
 	type record struct{ all, first, second WDL }
 	recs := make([]record, n)
-	for _, g := range games {
-		for _, name := range [2]string{g.White, g.Black} {
-			recs[fit.Index(name)].all.add(g.pointsFor(name))
-		}
+	for _, c := range cells {
+		recs[c.f].all.addCounts(c, false)
+		recs[c.s].all.addCounts(c, true)
 	}
-	for _, g := range side {
-		first, _, _ := g.first()
-		for _, name := range [2]string{g.White, g.Black} {
-			r := &recs[fit.Index(name)]
-			if name == first {
-				r.first.add(g.pointsFor(name))
-			} else {
-				r.second.add(g.pointsFor(name))
-			}
-		}
+	for _, c := range sideCells {
+		recs[c.f].first.addCounts(c, false)
+		recs[c.s].second.addCounts(c, true)
 	}
 	a.LOS = make([][]*float64, n)
 	for r, i := range order {
@@ -425,30 +437,29 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	if opt.Model == BayesElo {
 		a.Fit.DrawElo = finite(fit.DrawElo)
 	}
-	if note := a.Fit.setDrawRate(fit, games); note != "" {
+	if note := a.Fit.setDrawRate(fit, t.games, t.draws); note != "" {
 		a.Notes = append(a.Notes, note)
 	}
 
-	pairs, badKeys := pairUp(games)
-	if badKeys > 0 {
+	if bad := t.bad + len(t.open); bad > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf(
 			"%d %s a pair key that does not make a colour-reversed pair of two games; %s only in the per-game figures",
-			badKeys, plural(badKeys, "game carries", "games carry"), plural(badKeys, "it counts", "they count")))
+			bad, plural(bad, "game carries", "games carry"), plural(bad, "it counts", "they count")))
 	}
-	a.Pairs = pairStats(games, pairs, fit, rank, opt.Confidence)
-	a.SideBalance = sideBalance(side, opt)
-	a.SideBalance.Forfeits = forfeits
-	if forfeits > 0 {
+	a.Pairs = t.pairStats(cells, pos, fit, rank, opt.Confidence)
+	a.SideBalance = t.sideBalance(sideCells, opt)
+	if t.forfeits > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf(
 			"%d of %d games %s decided by a forfeit; %s for the ratings but %s left out of every side-balance figure",
-			forfeits, len(games), plural(forfeits, "was", "were"), plural(forfeits, "it counts", "they count"), plural(forfeits, "is", "are")))
+			t.forfeits, t.games, plural(t.forfeits, "was", "were"), plural(t.forfeits, "it counts", "they count"), plural(t.forfeits, "is", "are")))
 	}
 	// The fitted advantage of the side balance comes from its own games.
 	sideFit := fit
-	if forfeits > 0 {
+	if t.forfeits > 0 {
 		sideFit = nil
-		if len(side) > 0 {
-			sideFit, _ = Fit(side, opt) // an undetermined advantage is shown as such
+		if len(sideCells) > 0 {
+			sideNames, cells := compact(names, sideCells)
+			sideFit, _ = fitAll(sideNames, cells, opt) // an undetermined advantage is shown as such
 		}
 	}
 	if sideFit != nil && !sideFit.AdvantageFixed {
@@ -458,22 +469,29 @@ func Analyze(games []Game, opt Options) (*Analysis, error) {
 	return a, nil
 }
 
-// setDrawRate sets the draw rate and its interval when the games support
-// them, and otherwise returns a note saying why there is none.
-func (f *FitSummary) setDrawRate(fit *FitResult, games []Game) string {
-	draws := 0
-	for _, g := range games {
-		if g.Result == game.Draw {
-			draws++
-		}
+// addCounts adds the games of a cell, from the first mover's side, or from
+// the second mover's when second is true.
+func (c *WDL) addCounts(k cell, second bool) {
+	w, l := int(k.w), int(k.l)
+	if second {
+		w, l = l, w
 	}
+	c.Wins += w
+	c.Draws += int(k.d)
+	c.Losses += l
+}
+
+// setDrawRate sets the draw rate and its interval when the games (draws of
+// them drawn) support them, and otherwise returns a note saying why there
+// is none.
+func (f *FitSummary) setDrawRate(fit *FitResult, games, draws int) string {
 	virtual := fit.Prior * float64(len(fit.Players)) / 2 // prior draws per player, each shared by two
 	switch {
 	case draws == 0 && fit.Model == BayesElo:
 		return fmt.Sprintf("no draw rate: none of the %d games was drawn, and bayeselo's draw parameter then only reflects the prior's %g virtual draws",
-			len(games), virtual)
+			games, virtual)
 	case draws == 0:
-		return fmt.Sprintf("no draw rate: none of the %d games was drawn", len(games))
+		return fmt.Sprintf("no draw rate: none of the %d games was drawn", games)
 	case fit.DrawFixed:
 		return "no draw rate: the games do not determine the draw parameter"
 	case virtual > float64(draws):
@@ -499,51 +517,30 @@ func sideRecord(c WDL) SideRecord {
 	return SideRecord{Games: c.Games(), Wins: c.Wins, Draws: c.Draws, Losses: c.Losses, Score: finite(c.Score())}
 }
 
-// pairUp returns the colour-reversed pairs among the games, as index pairs
-// in input order, and the number of games whose PairKey makes no such pair.
-func pairUp(games []Game) (pairs [][2]int, bad int) {
-	byKey := make(map[string][]int)
-	var keys []string
-	for i, g := range games {
+// MatchCounts returns player's results against opponent: the per-game
+// counts and the pentanomial counts of their colour-reversed pairs (see
+// Game.PairKey and Tally), both from player's side.
+func MatchCounts(games []Game, player, opponent string) (WDL, Pentanomial) {
+	var c WDL
+	var p Pentanomial
+	open := make(map[string]Game)
+	for _, g := range games {
+		if !((g.White == player && g.Black == opponent) || (g.White == opponent && g.Black == player)) {
+			continue
+		}
+		c.add(g.pointsFor(player))
 		if g.PairKey == "" {
 			continue
 		}
-		if _, ok := byKey[g.PairKey]; !ok {
-			keys = append(keys, g.PairKey)
+		prev, ok := open[g.PairKey]
+		if !ok {
+			open[g.PairKey] = g
+			continue
 		}
-		byKey[g.PairKey] = append(byKey[g.PairKey], i)
-	}
-	for _, k := range keys {
-		idx := byKey[k]
-		if len(idx) == 2 {
-			g, h := games[idx[0]], games[idx[1]]
-			if g.White == h.Black && g.Black == h.White {
-				pairs = append(pairs, [2]int{idx[0], idx[1]})
-				continue
-			}
+		delete(open, g.PairKey)
+		if prev.White == g.Black {
+			p.addPair(prev.pointsFor(player) + g.pointsFor(player))
 		}
-		bad += len(idx)
-	}
-	return pairs, bad
-}
-
-// MatchCounts returns player's results against opponent: the per-game
-// counts and the pentanomial counts of their colour-reversed pairs (see
-// Game.PairKey), both from player's side. A tournament can feed them to
-// SPRT.
-func MatchCounts(games []Game, player, opponent string) (WDL, Pentanomial) {
-	var c WDL
-	var sub []Game
-	for _, g := range games {
-		if (g.White == player && g.Black == opponent) || (g.White == opponent && g.Black == player) {
-			c.add(g.pointsFor(player))
-			sub = append(sub, g)
-		}
-	}
-	var p Pentanomial
-	pairs, _ := pairUp(sub)
-	for _, pr := range pairs {
-		p.addPair(sub[pr[0]].pointsFor(player) + sub[pr[1]].pointsFor(player))
 	}
 	return c, p
 }
@@ -578,36 +575,37 @@ func pentanomialStats(p Pentanomial, confidence float64) *PentanomialStats {
 	return ps
 }
 
-func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confidence float64) []PairStats {
+// reversed returns the counts from the other side.
+func (p Pentanomial) reversed() Pentanomial { return Pentanomial{p[4], p[3], p[2], p[1], p[0]} }
+
+// pairStats returns one entry per pair of players that met, from the side
+// of the one ranking higher.
+func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, confidence float64) []PairStats {
 	type key struct{ a, b int } // fit indices, a ranking above b
-	keyOf := func(g Game) key {
-		i, j := fit.Index(g.White), fit.Index(g.Black)
-		if rank[j] < rank[i] {
-			i, j = j, i
+	keyOf := func(x, y int) (k key, flipped bool) {
+		if rank[y] < rank[x] {
+			return key{y, x}, true
 		}
-		return key{i, j}
+		return key{x, y}, false
 	}
 	counts := make(map[key]*WDL)
-	ptnml := make(map[key]*Pentanomial)
-	for _, g := range games {
-		k := keyOf(g)
-		c := counts[k]
-		if c == nil {
-			c = new(WDL)
-			counts[k] = c
+	for _, c := range cells {
+		k, flipped := keyOf(c.f, c.s)
+		w := counts[k]
+		if w == nil {
+			w = new(WDL)
+			counts[k] = w
 		}
-		c.add(g.pointsFor(fit.Players[k.a]))
+		w.addCounts(c, flipped)
 	}
-	for _, pr := range pairs {
-		g, h := games[pr[0]], games[pr[1]]
-		k := keyOf(g)
-		p := ptnml[k]
-		if p == nil {
-			p = new(Pentanomial)
-			ptnml[k] = p
+	ptnml := make(map[key]Pentanomial)
+	for ids, p := range t.pairs {
+		k, flipped := keyOf(pos[ids[0]], pos[ids[1]]) // counted from ids[0]'s side
+		if flipped {
+			ptnml[k] = p.reversed()
+		} else {
+			ptnml[k] = *p
 		}
-		name := fit.Players[k.a]
-		p.addPair(g.pointsFor(name) + h.pointsFor(name))
 	}
 	keys := make([]key, 0, len(counts))
 	for k := range counts {
@@ -635,8 +633,8 @@ func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confide
 		if c.variance() > 0 {
 			ps.LOS = finite(c.LOS())
 		}
-		if p := ptnml[k]; p != nil {
-			ps.Pentanomial = pentanomialStats(*p, confidence)
+		if p, ok := ptnml[k]; ok {
+			ps.Pentanomial = pentanomialStats(p, confidence)
 			ps.Unpaired -= 2 * p.Pairs()
 		}
 		out = append(out, ps)
@@ -644,39 +642,18 @@ func pairStats(games []Game, pairs [][2]int, fit *FitResult, rank []int, confide
 	return out
 }
 
-// sideBalance computes the first mover's figures over side, the games
-// decided by play (SideBalanceGames); the fitted advantage and the count of
-// forfeits are Analyze's.
-func sideBalance(side []Game, opt Options) SideBalance {
+// sideBalance computes the first mover's figures over the games decided by
+// play (sideCells are theirs); the fitted advantage is Analyze's.
+func (t *Tally) sideBalance(sideCells []cell, opt Options) SideBalance {
 	var all WDL
-	whites, blacks := 0, 0
-	type opening struct {
-		moves string
-		c     WDL
+	for _, c := range sideCells {
+		all.addCounts(c, false)
 	}
-	byOpening := make(map[string]*opening)
-	for _, g := range side {
-		_, _, pts := g.first()
-		all.add(pts)
-		if g.FirstMover == game.White {
-			whites++
-		} else {
-			blacks++
-		}
-		if g.Opening != "" {
-			o := byOpening[g.Opening]
-			if o == nil {
-				o = &opening{moves: g.OpeningMoves}
-				byOpening[g.Opening] = o
-			}
-			o.c.add(pts)
-		}
-	}
-	sb := SideBalance{FirstMover: "mixed"}
+	sb := SideBalance{FirstMover: "mixed", Forfeits: t.forfeits}
 	switch {
-	case blacks == 0:
+	case t.blacks == 0:
 		sb.FirstMover = game.White.String()
-	case whites == 0:
+	case t.whites == 0:
 		sb.FirstMover = game.Black.String()
 	}
 	sb.Balance = balanceOf(all, opt.Confidence)
@@ -686,18 +663,10 @@ func sideBalance(side []Game, opt Options) SideBalance {
 	}
 	sb.SignTestP = SignTest(all.Wins, all.Losses)
 	sb.Verdict = verdict(all, sb.Balance, sb.SignTestP, opt.Confidence)
+	sb.Paired = pentanomialStats(t.sidePair, opt.Confidence)
 
-	var pt Pentanomial
-	pairs, _ := pairUp(side) // a pair that lost a game to a forfeit is no pair
-	for _, pr := range pairs {
-		_, _, p1 := side[pr[0]].first()
-		_, _, p2 := side[pr[1]].first()
-		pt.addPair(p1 + p2)
-	}
-	sb.Paired = pentanomialStats(pt, opt.Confidence)
-
-	sb.Openings = make([]OpeningBalance, 0, len(byOpening))
-	for name, o := range byOpening {
+	sb.Openings = make([]OpeningBalance, 0, len(t.openings))
+	for name, o := range t.openings {
 		c := o.c
 		lo, hi := c.ScoreInterval(opt.Confidence)
 		sb.Openings = append(sb.Openings, OpeningBalance{
@@ -718,7 +687,10 @@ func sideBalance(side []Game, opt Options) SideBalance {
 		if c := cmp.Compare(math.Abs(y.Score-0.5), math.Abs(x.Score-0.5)); c != 0 {
 			return c
 		}
-		return NaturalCompare(x.Opening, y.Opening)
+		if c := NaturalCompare(x.Opening, y.Opening); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Opening, y.Opening)
 	})
 
 	if r := opt.Reference; r != nil {

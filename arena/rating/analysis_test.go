@@ -107,8 +107,11 @@ func TestAnalyzePairsAndOpenings(t *testing.T) {
 		pg("A", "B", game.Draw, "o2", "p2"), pg("B", "A", game.BlackWins, "o2", "p2"),
 		// Pair 3: A takes 2.
 		pg("A", "B", game.WhiteWins, "o3", "p3"), pg("B", "A", game.BlackWins, "o3", "p3"),
-		// A key with three games makes no pair.
-		pg("A", "B", game.Draw, "o3", "bad"), pg("B", "A", game.Draw, "o3", "bad"), pg("A", "B", game.Draw, "o3", "bad"),
+		// A key names one pair at a time: its first two games (colours
+		// reversed) make a pair, the third waits for a partner in vain.
+		pg("A", "B", game.Draw, "o3", "k"), pg("B", "A", game.Draw, "o3", "k"), pg("A", "B", game.Draw, "o3", "k"),
+		// Two games with one key and the same colours make no pair.
+		pg("A", "B", game.Draw, "o3", "same"), pg("A", "B", game.Draw, "o3", "same"),
 		// Unkeyed games count per game only.
 		pg("A", "B", game.WhiteWins, "", ""),
 	}
@@ -123,7 +126,7 @@ func TestAnalyzePairsAndOpenings(t *testing.T) {
 	if p.A != "A" || p.Pentanomial == nil {
 		t.Fatalf("pair %+v", p)
 	}
-	if want := (Pentanomial{0, 1, 0, 1, 1}); p.Pentanomial.Counts != want || p.Unpaired != 4 {
+	if want := (Pentanomial{0, 1, 1, 1, 1}); p.Pentanomial.Counts != want || p.Unpaired != 4 {
 		t.Errorf("pentanomial %v unpaired %d, want %v and 4", p.Pentanomial.Counts, p.Unpaired, want)
 	}
 	if !strings.Contains(strings.Join(a.Notes, " "), "3 games carry a pair key") {
@@ -133,15 +136,15 @@ func TestAnalyzePairsAndOpenings(t *testing.T) {
 	if sb.FirstMover != "black" {
 		t.Errorf("first mover %q, want black", sb.FirstMover)
 	}
-	// First mover's points per pair: 1 + 0.5, 0.5 + 1, 0 + 1.
-	if sb.Paired == nil || sb.Paired.Counts != (Pentanomial{0, 0, 1, 2, 0}) {
-		t.Errorf("paired side balance %+v, want [0 0 1 2 0]", sb.Paired)
+	// First mover's points per pair: 1 + 0.5, 0.5 + 1, 0 + 1, 0.5 + 0.5.
+	if sb.Paired == nil || sb.Paired.Counts != (Pentanomial{0, 0, 2, 2, 0}) {
+		t.Errorf("paired side balance %+v, want [0 0 2 2 0]", sb.Paired)
 	}
-	// First mover per game: o1: W, D; o2: D, W; o3: L, W, D, D, D.
+	// First mover per game: o1: W, D; o2: D, W; o3: L, W, D, D, D, D, D.
 	want := []OpeningBalance{
 		{Opening: "o1", Games: 2, Wins: 1, Draws: 1, Score: 0.75},
 		{Opening: "o2", Games: 2, Wins: 1, Draws: 1, Score: 0.75},
-		{Opening: "o3", Games: 5, Wins: 1, Draws: 3, Losses: 1, Score: 0.5},
+		{Opening: "o3", Games: 7, Wins: 1, Draws: 5, Losses: 1, Score: 0.5},
 	}
 	if len(sb.Openings) != len(want) {
 		t.Fatalf("openings %+v", sb.Openings)
@@ -155,7 +158,7 @@ func TestAnalyzePairsAndOpenings(t *testing.T) {
 	}
 
 	wdl, ptnml := MatchCounts(games, "B", "A")
-	if wdl != (WDL{Wins: 1, Draws: 5, Losses: 4}) || ptnml != (Pentanomial{1, 1, 0, 1, 0}) {
+	if wdl != (WDL{Wins: 1, Draws: 7, Losses: 4}) || ptnml != (Pentanomial{1, 1, 1, 1, 0}) {
 		t.Errorf("MatchCounts(B, A) = %+v, %v", wdl, ptnml)
 	}
 }

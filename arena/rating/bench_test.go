@@ -41,21 +41,3 @@ func BenchmarkAnalyze100(b *testing.B) {
 		}
 	}
 }
-
-// TestFit100Fast checks the 49,500-game fit stays well under a second.
-func TestFit100Fast(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
-	games := bench100()
-	res := testing.Benchmark(func(b *testing.B) {
-		for b.Loop() {
-			if _, err := Analyze(games, Options{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	if d := res.NsPerOp(); d > 1e9 {
-		t.Errorf("Analyze of 49,500 games took %v ms, want under 1000", d/1e6)
-	}
-}

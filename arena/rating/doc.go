@@ -5,7 +5,9 @@
 // moved first, the result from White's side, and optionally the opening and
 // a key that ties two colour-reversed games together. Analyze turns them into
 // an Analysis, a plain tree of numbers that the report writers render and
-// that encodes to JSON as is.
+// that encodes to JSON as is. A Tally does the same game by game, keeping
+// counts rather than games, so that its memory does not grow with their
+// number.
 //
 // # Ratings
 //
@@ -72,8 +74,7 @@
 //
 // The side balance is about the rules, not the bots: every first-mover
 // figure (counted or fitted, overall, per player, per pair and per opening)
-// is computed on the games decided by play (SideBalanceGames), forfeits
-// left out. Exact tests (the sign test) are always given; a z-test's
+// is computed on the games decided by play, forfeits left out. Exact tests (the sign test) are always given; a z-test's
 // p-value only where its normal approximation means something
 // (MinNormalSample, MinEachSide). With many openings, each opening's
 // p-value is adjusted by Benjamini–Hochberg and the openings are ranked by

@@ -736,19 +736,31 @@ func Fit(games []Game, opt Options) (*FitResult, error) {
 			return nil, fmt.Errorf("game %d: %w", i+1, err)
 		}
 	}
+	names, index := playerIndex(games)
+	return fitAll(names, condense(games, index), opt)
+}
+
+// fitAll fits the cells of players names (sorted; cells indexed into
+// names) with valid options: for the Ordo model first as ordo does with
+// players who won or lost every game, then by fitCells.
+func fitAll(names []string, cells []cell, opt Options) (*FitResult, error) {
 	if opt.Model == Ordo {
-		res, err := fitOrdoBounds(games, opt)
+		res, err := fitOrdoBounds(names, cells, opt)
 		if res != nil || err != nil {
 			return res, err
 		}
 	}
-	return fitGames(games, opt)
+	return fitCells(names, cells, opt)
 }
 
-// fitGames is Fit on valid games with valid options.
-func fitGames(games []Game, opt Options) (*FitResult, error) {
-	names, index := playerIndex(games)
+// fitCells fits the cells of players names with valid options. It does
+// not change cells.
+func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 	n := len(names)
+	index := make(map[string]int, n)
+	for i, name := range names {
+		index[name] = i
+	}
 	anchor := -1
 	if opt.Anchor != "" {
 		i, ok := index[opt.Anchor]
@@ -757,7 +769,7 @@ func fitGames(games []Game, opt Options) (*FitResult, error) {
 		}
 		anchor = i
 	}
-	cells := condense(games, index)
+	cells = slices.Clone(cells) // the prior adds to them
 	group, ngroups := groups(n, cells)
 	res := &FitResult{
 		Model:   opt.Model,

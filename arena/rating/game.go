@@ -34,9 +34,11 @@ type Game struct {
 	// if unknown. OpeningMoves, when known, are its moves as text.
 	Opening      string
 	OpeningMoves string
-	// PairKey ties two games together: games with the same non-empty
-	// PairKey are a colour-reversed pair on the same opening (used for
-	// pentanomial statistics). "" if none.
+	// PairKey ties two games together: two games with the same non-empty
+	// PairKey and the players' colours swapped are a colour-reversed pair
+	// on the same opening (used for pentanomial statistics). A key names
+	// one pair at a time: once its pair is complete a later game with the
+	// key starts another (see Tally). "" if none.
 	PairKey string
 	// Forfeit marks a game decided by a forfeit (a crash, a time loss, an
 	// illegal move) rather than by play. It counts for the ratings but not
@@ -44,21 +46,11 @@ type Game struct {
 	Forfeit bool
 }
 
-// SideBalanceGames returns the games the side balance is about, those
-// decided by play, and the number of forfeits left out. Every first-mover
-// figure (counted or fitted, overall, per player, per pair, per opening)
-// is computed on these games and no others.
-func SideBalanceGames(games []Game) (side []Game, forfeits int) {
-	side = make([]Game, 0, len(games))
-	for _, g := range games {
-		if g.Forfeit {
-			forfeits++
-			continue
-		}
-		side = append(side, g)
-	}
-	return side, forfeits
-}
+// decidedByPlay reports whether g counts for the side balance, which is
+// about the rules, not the bots: every first-mover figure (counted or
+// fitted, overall, per player, per pair, per opening) is computed on the
+// games decided by play and no others. Tally.Add is the one place that asks.
+func (g Game) decidedByPlay() bool { return !g.Forfeit }
 
 // first returns the first mover's name, the second mover's name and the
 // first mover's points (0, 0.5 or 1).

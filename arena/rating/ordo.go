@@ -22,15 +22,14 @@ import (
 // when ordo's way does not give finite ratings (nothing is left, what is
 // left is not linked in both directions, or a player left out met only
 // other such players); Fit then adds virtual draws instead.
-func fitOrdoBounds(games []Game, opt Options) (*FitResult, error) {
-	names, index := playerIndex(games)
+func fitOrdoBounds(names []string, cells []cell, opt Options) (*FitResult, error) {
 	n := len(names)
 	points, played := make([]float64, n), make([]float64, n)
-	for _, g := range games {
-		for _, name := range [2]string{g.White, g.Black} {
-			points[index[name]] += g.pointsFor(name)
-			played[index[name]]++
-		}
+	for _, c := range cells {
+		points[c.f] += c.w + c.d/2
+		points[c.s] += c.l + c.d/2
+		played[c.f] += c.total()
+		played[c.s] += c.total()
 	}
 	bound := make([]int, n)
 	var winners, losers []string
@@ -47,26 +46,29 @@ func fitOrdoBounds(games []Game, opt Options) (*FitResult, error) {
 	if len(winners)+len(losers) == 0 {
 		return nil, nil
 	}
+	index := make(map[string]int, n)
+	for i, name := range names {
+		index[name] = i
+	}
 	if i, ok := index[opt.Anchor]; ok && bound[i] != 0 {
 		return nil, fmt.Errorf("%w: anchor %q won or lost every game, so the ordo model gives it only a bound; anchor another player",
 			ErrBadOptions, opt.Anchor)
 	}
-	var rest []Game
-	for _, g := range games {
-		if bound[index[g.White]] == 0 && bound[index[g.Black]] == 0 {
-			rest = append(rest, g)
+	var rest []cell
+	for _, c := range cells {
+		if bound[c.f] == 0 && bound[c.s] == 0 {
+			rest = append(rest, c)
 		}
 	}
-	if len(rest) == 0 {
-		return nil, nil
+	restNames, restCells := compact(names, rest)
+	if len(restNames) != n-len(winners)-len(losers) {
+		return nil, nil // a player met only players who won or lost every game
 	}
-	restNames, restIndex := playerIndex(rest)
-	restCells := condense(rest, restIndex)
 	restGroup, _ := groups(len(restNames), restCells)
-	if !stronglyConnected(len(restNames), restCells, restGroup) {
+	if len(restCells) == 0 || !stronglyConnected(len(restNames), restCells, restGroup) {
 		return nil, nil
 	}
-	sub, err := fitGames(rest, opt)
+	sub, err := fitCells(restNames, restCells, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -108,16 +110,14 @@ func fitOrdoBounds(games []Game, opt Options) (*FitResult, error) {
 	// The players left out, against their fitted opponents.
 	type opponent struct{ rating, games float64 }
 	against := make([][]opponent, n)
-	for _, g := range games {
-		first, second, _ := g.first()
-		f, s := index[first], index[second]
+	for _, c := range cells {
 		switch {
-		case bound[f] != 0 && bound[s] == 0:
-			against[f] = append(against[f], opponent{res.Ratings[s] - res.Advantage, 1})
-			res.Group[f] = res.Group[s]
-		case bound[s] != 0 && bound[f] == 0:
-			against[s] = append(against[s], opponent{res.Ratings[f] + res.Advantage, 1})
-			res.Group[s] = res.Group[f]
+		case bound[c.f] != 0 && bound[c.s] == 0:
+			against[c.f] = append(against[c.f], opponent{res.Ratings[c.s] - res.Advantage, c.total()})
+			res.Group[c.f] = res.Group[c.s]
+		case bound[c.s] != 0 && bound[c.f] == 0:
+			against[c.s] = append(against[c.s], opponent{res.Ratings[c.f] + res.Advantage, c.total()})
+			res.Group[c.s] = res.Group[c.f]
 		}
 	}
 	for i := range n {

@@ -73,8 +73,7 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	im.skipped.report(stderr)
-	games := im.games
-	if len(games) == 0 {
+	if im.tally.Games() == 0 {
 		return fmt.Errorf("no finished games in %s", strings.Join(files, ", "))
 	}
 	opt := rating.Options{Model: m, Anchor: *anchor, Offset: *offset}
@@ -84,7 +83,7 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opt.Reference = tournament.Reference(im.setting.game, im.setting.preset, im.setting.rules)
 		rules = fmt.Sprintf("preset %s: %s", im.setting.preset, im.setting.rules)
 	}
-	a, err := rating.Analyze(games, opt)
+	a, err := im.tally.Analyze(opt)
 	if errors.Is(err, rating.ErrUnknownPlayer) {
 		return usagef("--anchor: %v", err)
 	}
@@ -142,13 +141,16 @@ func (s *skipLog) report(w io.Writer) {
 	}
 }
 
-// importer turns the records of PGN/PDN files into rating games, one
-// record at a time: the files are streamed, the move text is skipped, and
-// the names that recur (players, openings) are stored once.
+// importer rates the records of PGN/PDN files one at a time: the files are
+// streamed, the move text is skipped, the games go into a rating.Tally
+// that keeps counts, not games, and the names that recur (players,
+// openings) are stored once. Its memory does not grow with the number of
+// games.
 type importer struct {
-	games   []rating.Game
+	tally   rating.Tally
 	skipped skipLog
 	strs    map[string]string
+	files   int // files read so far
 	// setting is the game, preset and rules that every rated game names in
 	// the tags the arena writes (Game, Variant, Rules); see setting.add.
 	setting setting
@@ -204,7 +206,19 @@ func (im *importer) readFile(ctx context.Context, file string) error {
 	}
 	defer f.Close()
 	rd := pgn.NewReader(f, file)
-	prev := -1 // index in im.games of a game that may start a pair
+	im.files++
+	keyPrefix := strconv.Itoa(im.files) + "#" // pair keys are per file
+	// A game that may start a pair with the next one waits here until the
+	// next one says.
+	var prev *rating.Game
+	flush := func() error {
+		if prev == nil {
+			return nil
+		}
+		g := *prev
+		prev = nil
+		return im.tally.Add(g)
+	}
 	records, tagged := 0, false
 	for ; ; records++ {
 		if records%4096 == 0 {
@@ -227,21 +241,29 @@ func (im *importer) readFile(ctx context.Context, file string) error {
 		g, ok := im.game(file, r)
 		switch {
 		case !ok:
-			prev = -1
-			continue
+			err = flush()
 		case r.Tag("PairKey") != "":
 			// The arena's own files name the pairs.
-			g.PairKey = file + "#" + r.Tag("PairKey")
-			prev = -1
-		case prev >= 0 && g.Opening != "" && g.Opening == im.games[prev].Opening &&
-			g.White == im.games[prev].Black && g.Black == im.games[prev].White:
-			key := file + "#" + strconv.Itoa(records)
-			im.games[prev].PairKey, g.PairKey = key, key
-			prev = -1
+			g.PairKey = keyPrefix + r.Tag("PairKey")
+			if err = flush(); err == nil {
+				err = im.tally.Add(g)
+			}
+		case prev != nil && g.Opening != "" && g.Opening == prev.Opening && g.White == prev.Black && g.Black == prev.White:
+			key := keyPrefix + strconv.Itoa(records)
+			prev.PairKey, g.PairKey = key, key
+			if err = flush(); err == nil {
+				err = im.tally.Add(g)
+			}
 		default:
-			prev = len(im.games)
+			err = flush()
+			prev = &g
 		}
-		im.games = append(im.games, g)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", file, r.Line, err)
+		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
 	}
 	if records > 0 && !tagged {
 		return fmt.Errorf("%s is not a PGN/PDN file: none of its %d records has a tag pair", file, records)

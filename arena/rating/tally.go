@@ -1,0 +1,204 @@
+package rating
+
+import (
+	"slices"
+
+	"github.com/arena-games/arena/arena/game"
+)
+
+// Tally accumulates games for an analysis without keeping them: it holds
+// counts per pair of players, per opening and per player pair's
+// colour-reversed pairs, and only the first game of each pair not yet
+// complete. Its memory grows with the players and the openings, not with
+// the games, so that a file of any length can be rated game by game.
+//
+// Two games with the same non-empty PairKey make a colour-reversed pair
+// when the second has the first's players with the colours swapped; the
+// key is then free again. A key whose second game is not colour-reversed,
+// and a key left with one game at the end, make no pair: those games count
+// only in the per-game figures, and a note says how many there were.
+//
+// The zero Tally is empty and ready to use.
+type Tally struct {
+	index map[string]int // player name -> id, in order of appearance
+	names []string
+
+	all, side map[[2]int]*WDL // first mover's record by (first mover, second mover)
+	games     int
+	draws     int
+	forfeits  int
+	whites    int // side games in which White moved first
+	blacks    int
+
+	openings map[string]*openingTally // side games by opening
+	pairs    map[[2]int]*Pentanomial  // colour-reversed pairs by (lower id, higher id), from the lower id's side
+	sidePair Pentanomial              // the first mover's points per pair decided by play
+	open     map[string]openGame      // first games of incomplete pairs, by key
+	bad      int                      // games whose key made no pair
+}
+
+// openingTally is the first mover's record on one opening.
+type openingTally struct {
+	moves string
+	c     WDL
+}
+
+// openGame is what the tally keeps of the first game of a pair until the
+// second comes.
+type openGame struct {
+	white, black int     // player ids
+	whitePoints  float64 // White's points
+	firstPoints  float64 // the first mover's points
+	byPlay       bool    // decided by play (Game.decidedByPlay)
+}
+
+// Games returns the number of games added.
+func (t *Tally) Games() int { return t.games }
+
+// Add counts one finished game. A game that is not (missing or equal
+// names, an unfinished result, an unknown colour) is refused with an error
+// wrapping ErrBadGame and not counted.
+func (t *Tally) Add(g Game) error {
+	if err := g.validate(); err != nil {
+		return err
+	}
+	if t.index == nil {
+		t.index = make(map[string]int)
+		t.all = make(map[[2]int]*WDL)
+		t.side = make(map[[2]int]*WDL)
+		t.openings = make(map[string]*openingTally)
+		t.pairs = make(map[[2]int]*Pentanomial)
+		t.open = make(map[string]openGame)
+	}
+	white, black := t.id(g.White), t.id(g.Black)
+	first, second, firstPoints := white, black, 1.0
+	if g.FirstMover == game.Black {
+		first, second = black, white
+	}
+	switch g.Result {
+	case game.Draw:
+		firstPoints = 0.5
+		t.draws++
+	case game.Win(g.FirstMover):
+	default:
+		firstPoints = 0
+	}
+	t.games++
+	count(t.all, [2]int{first, second}).add(firstPoints)
+	if !g.decidedByPlay() {
+		t.forfeits++
+	} else {
+		count(t.side, [2]int{first, second}).add(firstPoints)
+		if g.FirstMover == game.White {
+			t.whites++
+		} else {
+			t.blacks++
+		}
+		if g.Opening != "" {
+			o := t.openings[g.Opening]
+			if o == nil {
+				o = &openingTally{moves: g.OpeningMoves}
+				t.openings[g.Opening] = o
+			}
+			o.c.add(firstPoints)
+		}
+	}
+	if g.PairKey == "" {
+		return nil
+	}
+	this := openGame{white: white, black: black, whitePoints: g.pointsFor(g.White), firstPoints: firstPoints, byPlay: g.decidedByPlay()}
+	prev, ok := t.open[g.PairKey]
+	if !ok {
+		t.open[g.PairKey] = this
+		return nil
+	}
+	delete(t.open, g.PairKey)
+	if prev.white != this.black || prev.black != this.white {
+		t.bad += 2
+		return nil
+	}
+	// The lower id's points: White's in one game, Black's in the other.
+	lo, hi := min(white, black), max(white, black)
+	points := prev.whitePoints + (1 - this.whitePoints)
+	if prev.white != lo {
+		points = 2 - points
+	}
+	p := t.pairs[[2]int{lo, hi}]
+	if p == nil {
+		p = new(Pentanomial)
+		t.pairs[[2]int{lo, hi}] = p
+	}
+	p.addPair(points)
+	if prev.byPlay && this.byPlay {
+		t.sidePair.addPair(prev.firstPoints + this.firstPoints)
+	}
+	return nil
+}
+
+// id returns the id of a player, adding it when new.
+func (t *Tally) id(name string) int {
+	if i, ok := t.index[name]; ok {
+		return i
+	}
+	i := len(t.names)
+	t.index[name] = i
+	t.names = append(t.names, name)
+	return i
+}
+
+func count(m map[[2]int]*WDL, k [2]int) *WDL {
+	c := m[k]
+	if c == nil {
+		c = new(WDL)
+		m[k] = c
+	}
+	return c
+}
+
+// sorted returns the players' names in order and, for each id, its
+// position in that order.
+func (t *Tally) sorted() (names []string, pos []int) {
+	names = slices.Clone(t.names)
+	slices.Sort(names)
+	pos = make([]int, len(t.names))
+	for i, name := range names {
+		pos[t.index[name]] = i
+	}
+	return names, pos
+}
+
+// cellsOf turns counts by (first, second) id into cells indexed by
+// position.
+func cellsOf(m map[[2]int]*WDL, pos []int) []cell {
+	cells := make([]cell, 0, len(m))
+	for k, c := range m {
+		cells = append(cells, cell{f: pos[k[0]], s: pos[k[1]], w: float64(c.Wins), d: float64(c.Draws), l: float64(c.Losses)})
+	}
+	sortCells(cells)
+	return cells
+}
+
+// compact keeps the players who appear in cells, in order, and renumbers
+// the cells accordingly.
+func compact(names []string, cells []cell) ([]string, []cell) {
+	keep := make([]int, len(names))
+	for i := range keep {
+		keep[i] = -1
+	}
+	for _, c := range cells {
+		keep[c.f], keep[c.s] = 0, 0
+	}
+	var out []string
+	for i, name := range names {
+		if keep[i] == 0 {
+			keep[i] = len(out)
+			out = append(out, name)
+		}
+	}
+	renum := make([]cell, len(cells))
+	for i, c := range cells {
+		c.f, c.s = keep[c.f], keep[c.s]
+		renum[i] = c
+	}
+	return out, renum
+}
