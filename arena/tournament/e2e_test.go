@@ -269,17 +269,19 @@ margin = "150ms"
 
 func TestPreflightRejectsBots(t *testing.T) {
 	for _, tc := range []struct {
-		bot  testBot
-		want string
+		bot       testBot
+		handshake string // the rejected bot's handshake timeout
+		want      string
 	}{
-		{testBot{"silent", "nohandshake"}, `bot "silent"`},
-		{testBot{"martian", "othergame"}, `bot "martian" does not play cheversi (it plays go)`},
+		// Short: the bot never answers.
+		{testBot{"silent", "nohandshake"}, "300ms", `bot "silent"`},
+		// The default: the bot answers at once, however loaded the machine.
+		{testBot{"martian", "othergame"}, "10s", `bot "martian" does not play cheversi (it plays go)`},
 	} {
 		t.Run(tc.bot.name, func(t *testing.T) {
 			path := writeConfig(t, "[game]\nname = \"cheversi\"\n", "preflight", testBot{"good", "first"}, tc.bot)
-			// Keep the handshake short.
 			data, _ := os.ReadFile(path)
-			os.WriteFile(path, append(data, "handshake_timeout = \"300ms\"\n"...), 0o644)
+			os.WriteFile(path, append(data, "handshake_timeout = \""+tc.handshake+"\"\n"...), 0o644)
 			out := filepath.Join(t.TempDir(), "out")
 			sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
 			if err == nil || sum != nil {
