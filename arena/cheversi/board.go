@@ -195,3 +195,26 @@ func rookAttacks(sq Square, occ uint64) uint64 {
 func bishopAttacks(sq Square, occ uint64) uint64 {
 	return ray(dirNE, sq, occ) | ray(dirNW, sq, occ) | ray(dirSW, sq, occ) | ray(dirSE, sq, occ)
 }
+
+// Attacks returns the squares a piece of kind pc standing on sq attacks
+// when the squares of occ are occupied: sliding attacks stop at, and
+// include, the first occupied square. It returns 0 for an invalid piece or
+// square.
+func Attacks(pc Piece, sq Square, occ uint64) uint64 {
+	if sq >= NumSquares {
+		return 0
+	}
+	switch pc {
+	case King:
+		return kingAttacks[sq]
+	case Queen:
+		return rookAttacks(sq, occ) | bishopAttacks(sq, occ)
+	case Rook:
+		return rookAttacks(sq, occ)
+	case Bishop:
+		return bishopAttacks(sq, occ)
+	case Knight:
+		return knightAttacks[sq]
+	}
+	return 0
+}
