@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,6 +60,24 @@ type Manifest struct {
 	// without one. It is not part of the schedule: a run with another
 	// test updates it.
 	SPRT *rating.SPRTParams `json:"sprt,omitempty"`
+	// Setups records how each bot was started when the tournament
+	// began, for the reports; a resumed tournament may have started its
+	// bots differently. It is not part of the schedule.
+	Setups []BotSetup `json:"setups,omitempty"`
+}
+
+// BotSetup is how a bot was started: its built-in name or command, its
+// arguments and protocol options, its time control and the search limits
+// the arena sends it (0 when none).
+type BotSetup struct {
+	Name    string         `json:"name"`
+	Builtin string         `json:"builtin,omitempty"`
+	Command string         `json:"command,omitempty"`
+	Args    []string       `json:"args,omitempty"`
+	Options map[string]any `json:"options,omitempty"`
+	Time    string         `json:"time"`
+	Nodes   int64          `json:"nodes,omitempty"`
+	Depth   int            `json:"depth,omitempty"`
 }
 
 // NewManifest describes the whole tournament of cfg with schedule s.
@@ -79,6 +98,7 @@ func NewManifest(cfg *Config, s *Schedule) *Manifest {
 		Players:     slices.Clone(cfg.Format.Players),
 		Openings:    s.Openings,
 		SPRT:        sprtParams(cfg),
+		Setups:      botSetups(cfg),
 	}
 }
 
@@ -90,6 +110,19 @@ func sprtParams(cfg *Config) *rating.SPRTParams {
 	}
 	p := cfg.SPRT.Params()
 	return &p
+}
+
+// botSetups returns the setup of each bot of cfg.
+func botSetups(cfg *Config) []BotSetup {
+	out := make([]BotSetup, len(cfg.Bots))
+	for i, b := range cfg.Bots {
+		tc := cfg.BotTime(b.Name)
+		out[i] = BotSetup{
+			Name: b.Name, Builtin: b.Builtin, Command: b.Command, Args: slices.Clone(b.Args), Options: maps.Clone(b.Options),
+			Time: tc.String(), Nodes: tc.Nodes, Depth: tc.Depth,
+		}
+	}
+	return out
 }
 
 // ReadManifest reads the manifest of an output directory. The error wraps
