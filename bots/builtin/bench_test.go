@@ -68,3 +68,7 @@ func BenchmarkGreedyCheversi(b *testing.B) {
 func BenchmarkGreedyCheckers(b *testing.B) {
 	benchSearch(b, "checkers", NewGreedy(1), Limits{})
 }
+
+func BenchmarkExpertCheversi(b *testing.B) {
+	benchSearch(b, "cheversi", NewExpert(1, 16), Limits{Nodes: 200_000})
+}

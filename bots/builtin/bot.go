@@ -21,11 +21,13 @@ import (
 // flags (AddFlags) set them; the arena may then change some of them with
 // setoption (see NewBot).
 type Options struct {
-	// Seed seeds random's moves and greedy's tie-breaks.
+	// Seed seeds random's moves and greedy's and expert's tie-breaks.
 	Seed uint64
-	// Depth caps alphabeta's search depth in plies; 0 means no cap.
+	// Depth caps the search depth of alphabeta and expert in plies; 0
+	// means no cap.
 	Depth int
-	// Nodes caps the nodes alphabeta searches per move; 0 means no cap.
+	// Nodes caps the nodes alphabeta and expert search per move; 0 means
+	// no cap.
 	Nodes int64
 	// MoveTime caps the time alphabeta thinks about one move, whatever
 	// the clock allows; 0 means no cap.
@@ -54,13 +56,16 @@ const (
 )
 
 // AddFlags registers on fs the flags of the named bot, storing into o:
-// --seed for random and greedy; --depth, --nodes, --movetime, --hash and
-// --overhead for alphabeta. The flags' defaults are o's current values.
+// --seed for random, greedy and expert; --depth, --nodes, --movetime,
+// --hash and --overhead for alphabeta and expert. The flags' defaults are
+// o's current values.
 func (o *Options) AddFlags(fs *flag.FlagSet, name string) {
 	switch name {
-	case NameRandom, NameGreedy:
+	case NameRandom, NameGreedy, NameExpert:
 		fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random `number` generator")
-	case NameAlphaBeta:
+	}
+	switch name {
+	case NameAlphaBeta, NameExpert:
 		fs.IntVar(&o.Depth, "depth", o.Depth, "search at most `N` plies deep (0: no limit)")
 		fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search at most `N` nodes per move (0: no limit)")
 		fs.DurationVar(&o.MoveTime, "movetime", o.MoveTime,
@@ -93,7 +98,12 @@ func (o Options) Validate() error {
 // the increment, at most half the remaining time), capped by moveTime when
 // it is positive, less overhead, and at least a millisecond.
 func Budget(clock protocol.Clock, side game.Color, moveTime, overhead time.Duration) time.Duration {
-	b := sdk.Request{Clock: clock, Color: side}.Budget()
+	return capBudget(sdk.Request{Clock: clock, Color: side}.Budget(), moveTime, overhead)
+}
+
+// capBudget returns b capped by moveTime when it is positive, less
+// overhead, and at least a millisecond.
+func capBudget(b, moveTime, overhead time.Duration) time.Duration {
 	if moveTime > 0 {
 		b = min(b, moveTime)
 	}
@@ -105,11 +115,7 @@ func Budget(clock protocol.Clock, side game.Color, moveTime, overhead time.Durat
 // half the remaining clock time), capped by moveTime when it is positive,
 // less overhead, and at least a millisecond.
 func Ceiling(req sdk.Request, moveTime, overhead time.Duration) time.Duration {
-	c := req.Ceiling()
-	if moveTime > 0 {
-		c = min(c, moveTime)
-	}
-	return max(c-overhead, time.Millisecond)
+	return capBudget(req.Ceiling(), moveTime, overhead)
 }
 
 // minLimit returns the smaller of two limits where 0 means none.
@@ -134,13 +140,14 @@ const (
 )
 
 // NewBot returns the named built-in bot as an sdk.Bot configured by o. It
-// declares protocol options whose defaults are o's values: Seed for random
-// and greedy; Depth, Nodes, MoveTime (ms), Hash (MiB) and Overhead (ms)
-// for alphabeta. Every move request is answered with Player.Choose within
-// Budget, and alphabeta reports each completed iteration in an info line.
+// declares protocol options whose defaults are o's values: Seed for random,
+// greedy and expert; Depth, Nodes, MoveTime (ms), Hash (MiB) and Overhead
+// (ms) for alphabeta and expert. Every move request is answered with
+// Player.Choose within Budget (expert: within expertBudget), and alphabeta
+// and expert report each completed iteration in an info line.
 //
-// Alphabeta also declares that it obeys the node and depth limits of a
-// move request (protocol version 1.1), which combine with its own
+// Alphabeta and expert also declare that they obey the node and depth
+// limits of a move request (protocol version 1.1), which combine with its own
 // options, the smaller limit winning. Under a node or depth limit it
 // thinks until the limit is reached, the clock serving only as a ceiling
 // (sdk.Request.Ceiling less the overhead), so that node-limited games are
@@ -157,13 +164,15 @@ func NewBot(name string, o Options) (sdk.Bot, error) {
 	spin := func(name string, def, lo, hi int64) protocol.Option {
 		return protocol.Option{Name: name, Type: protocol.OptionSpin, Default: strconv.FormatInt(def, 10), Min: lo, Max: hi}
 	}
+	searches := name == NameAlphaBeta || name == NameExpert
 	switch name {
-	case NameRandom, NameGreedy:
+	case NameRandom, NameGreedy, NameExpert:
 		// A spin option holds an int64; larger seeds stay flag-only.
 		if o.Seed <= 1<<62 {
 			opts = append(opts, spin(OptionSeed, int64(o.Seed), 0, 1<<62))
 		}
-	case NameAlphaBeta:
+	}
+	if searches {
 		opts = append(opts,
 			spin(OptionDepth, int64(o.Depth), 0, maxDepthOption),
 			spin(OptionNodes, o.Nodes, 0, maxNodesOption),
@@ -175,8 +184,8 @@ func NewBot(name string, o Options) (sdk.Bot, error) {
 		Name:       name,
 		Author:     "arena built-in",
 		Options:    opts,
-		NodeLimit:  name == NameAlphaBeta,
-		DepthLimit: name == NameAlphaBeta,
+		NodeLimit:  searches,
+		DepthLimit: searches,
 		SetOption:  b.setOption,
 		NewGame:    b.newGame,
 		Move:       b.move,
@@ -237,8 +246,8 @@ func (b *bot) newGame(context.Context, game.Rules, game.Color) error {
 	if b.dirty {
 		return b.reset()
 	}
-	if a, ok := b.player.(*AlphaBeta); ok {
-		a.Reset()
+	if r, ok := b.player.(interface{ Reset() }); ok {
+		r.Reset()
 	}
 	return nil
 }
@@ -253,12 +262,15 @@ func (b *bot) move(ctx context.Context, req sdk.Request) (string, error) {
 		Depth: minLimit(b.opts.Depth, req.Depth),
 		Nodes: minLimit(b.opts.Nodes, req.Nodes),
 	}
-	if lim.Depth > 0 || lim.Nodes > 0 {
+	switch {
+	case lim.Depth > 0 || lim.Nodes > 0:
 		lim.Time = Ceiling(req, b.opts.MoveTime, b.opts.Overhead)
-	} else {
+	case b.name == NameExpert:
+		lim.Time = expertBudget(req, b.opts.MoveTime, b.opts.Overhead)
+	default:
 		lim.Time = Budget(req.Clock, req.Color, b.opts.MoveTime, b.opts.Overhead)
 	}
-	if b.name == NameAlphaBeta {
+	if b.name == NameAlphaBeta || b.name == NameExpert {
 		lim.Progress = func(r Result) {
 			// A failed info line (the request was abandoned) is no reason
 			// to stop searching.

@@ -59,6 +59,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"no hash", func(o *Options) { o.HashMB = 0 }, false},
 		{"huge hash", func(o *Options) { o.HashMB = MaxHashMB + 1 }, false},
 		{"negative overhead", func(o *Options) { o.Overhead = -time.Millisecond }, false},
+		{"too many nodes", func(o *Options) { o.Nodes = maxNodesOption + 1 }, false},
 	}
 	for _, tt := range tests {
 		o := ok
@@ -82,7 +83,10 @@ func TestAddFlags(t *testing.T) {
 			Options{Seed: 1, Depth: 6, MoveTime: 250 * time.Millisecond, HashMB: 8, Overhead: 5 * time.Millisecond}, false},
 		{NameAlphaBeta, []string{"--nodes", "20000"}, Options{Seed: 1, Nodes: 20000, HashMB: DefaultHashMB, Overhead: DefaultOverhead}, false},
 		{NameGreedy, []string{"--nodes", "3"}, Options{}, true},
+		{NameExpert, []string{"--seed", "3", "--nodes", "500", "--depth", "4"},
+			Options{Seed: 3, Depth: 4, Nodes: 500, HashMB: DefaultHashMB, Overhead: DefaultOverhead}, false},
 		{NameRandom, []string{"--depth", "3"}, Options{}, true},
+		{NameRandom, []string{"--nodes", "3"}, Options{}, true},
 		{NameAlphaBeta, []string{"--seed", "3"}, Options{}, true},
 	}
 	for _, tt := range tests {

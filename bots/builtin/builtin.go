@@ -15,10 +15,11 @@ const (
 	NameRandom    = "random"
 	NameGreedy    = "greedy"
 	NameAlphaBeta = "alphabeta"
+	NameExpert    = "expert"
 )
 
 // Names returns the names of the built-in bots, weakest first.
-func Names() []string { return []string{NameRandom, NameGreedy, NameAlphaBeta} }
+func Names() []string { return []string{NameRandom, NameGreedy, NameAlphaBeta, NameExpert} }
 
 var (
 	// ErrUnknownBot means a name that is not one of Names.
@@ -40,8 +41,8 @@ type Limits struct {
 	// it does not expect to finish in Time; with one, Time only stops the
 	// search when it runs out.
 	Time time.Duration
-	// Depth is the deepest iteration alphabeta starts, in plies; 0 means
-	// no limit. Random and greedy ignore it.
+	// Depth is the deepest iteration alphabeta and expert start, in
+	// plies; 0 means no limit. Random and greedy ignore it.
 	Depth int
 	// Nodes stops alphabeta's search once it has visited this many
 	// positions; 0 means no limit. A node budget (with a Time that does
@@ -49,7 +50,7 @@ type Limits struct {
 	// machine's speed. Random and greedy ignore it.
 	Nodes int64
 	// Progress, if set, is called after each completed iteration of
-	// alphabeta with the result so far. It runs on the searching
+	// alphabeta and expert with the result so far. It runs on the searching
 	// goroutine and should return quickly.
 	Progress func(Result)
 }
@@ -61,7 +62,9 @@ type Result struct {
 	Move game.Move
 	// Score is the evaluation of the position for the side to move, in
 	// Cheversi score points or checkers hundredths of a man; win and loss
-	// scores are beyond ±WinScore/2. Random reports 0.
+	// scores are beyond ±WinScore/2. Expert's Cheversi scores are in
+	// sixteenths of a point, and a result its search has proved is
+	// +10000 (a win by score), 0 (a draw) or -10000. Random reports 0.
 	Score int
 	// Depth is the depth of the last completed iteration (1 for greedy,
 	// 0 for random).
@@ -93,9 +96,9 @@ type Player interface {
 
 // Config holds the settings of New's players.
 type Config struct {
-	// Seed seeds random's choices and greedy's tie-breaks.
+	// Seed seeds random's choices and greedy's and expert's tie-breaks.
 	Seed uint64
-	// HashMB is the size of alphabeta's transposition table in MiB;
+	// HashMB is the size of alphabeta's and expert's transposition table in MiB;
 	// 0 means DefaultHashMB.
 	HashMB int
 }
@@ -118,6 +121,11 @@ func New(name string, cfg Config) (Player, error) {
 			return nil, fmt.Errorf("alphabeta: hash size %d MiB out of range 0..%d", cfg.HashMB, MaxHashMB)
 		}
 		return NewAlphaBeta(cfg.HashMB), nil
+	case NameExpert:
+		if cfg.HashMB < 0 || cfg.HashMB > MaxHashMB {
+			return nil, fmt.Errorf("expert: hash size %d MiB out of range 0..%d", cfg.HashMB, MaxHashMB)
+		}
+		return NewExpert(cfg.Seed, cfg.HashMB), nil
 	}
 	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownBot, name, strings.Join(Names(), ", "))
 }

@@ -32,6 +32,7 @@ func TestNew(t *testing.T) {
 		{NameGreedy, Config{}, nil},
 		{NameAlphaBeta, Config{HashMB: 1}, nil},
 		{NameAlphaBeta, Config{}, nil},
+		{NameExpert, Config{Seed: 2, HashMB: 1}, nil},
 		{"minimax", Config{}, ErrUnknownBot},
 	}
 	for _, tt := range tests {
@@ -45,8 +46,10 @@ func TestNew(t *testing.T) {
 			t.Errorf("New(%q).Name() = %q", tt.name, p.Name())
 		}
 	}
-	if _, err := New(NameAlphaBeta, Config{HashMB: MaxHashMB + 1}); err == nil {
-		t.Errorf("New(alphabeta, HashMB %d) succeeded, want an error", MaxHashMB+1)
+	for _, name := range []string{NameAlphaBeta, NameExpert} {
+		if _, err := New(name, Config{HashMB: MaxHashMB + 1}); err == nil {
+			t.Errorf("New(%s, HashMB %d) succeeded, want an error", name, MaxHashMB+1)
+		}
 	}
 }
 
@@ -70,6 +73,7 @@ func TestChooseLegal(t *testing.T) {
 		NameRandom:    func() Player { return NewRandom(5) },
 		NameGreedy:    func() Player { return NewGreedy(5) },
 		NameAlphaBeta: func() Player { return NewAlphaBeta(1) },
+		NameExpert:    func() Player { return NewExpert(1, 1) },
 	}
 	for _, rules := range rulesUnderTest(t) {
 		for name, mk := range makers {
@@ -135,7 +139,7 @@ func TestChooseErrors(t *testing.T) {
 	}
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	players := []Player{NewRandom(1), NewGreedy(1), NewAlphaBeta(1)}
+	players := []Player{NewRandom(1), NewGreedy(1), NewAlphaBeta(1), NewExpert(1, 1)}
 	for _, p := range players {
 		for _, st := range []game.State{over, ckOver} {
 			_, err := p.Choose(ctx, st, Limits{})

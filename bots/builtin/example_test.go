@@ -35,6 +35,7 @@ func ExampleNew() {
 	// random true
 	// greedy true
 	// alphabeta true
+	// expert true
 }
 
 // Near the end of a Cheversi game alphabeta searches every remaining ply:

@@ -36,13 +36,16 @@ func TestBinomialTail(t *testing.T) {
 }
 
 // TestStrength plays matches in both games: greedy must beat random, and
-// alphabeta greedy, by at least 80% of the points. Each pair of games is a
-// random opening played with both colour assignments. Under the null
+// alphabeta greedy, by at least 80% of the points; expert must beat
+// alphabeta at the same node limit by at least 58%. Each pair of games is
+// a random opening played with both colour assignments. Under the null
 // hypothesis that the two bots are equally strong, every game is a coin
 // toss; the test also requires that the points scored (draws rounded
-// down) would come up by chance with probability below 1e-4. Searches are
-// bounded by nodes, not time, so the result does not depend on the
-// machine. The short version plays 40 games per match, the full one 100.
+// down) would come up by chance with probability below 1e-4 (1e-3 for
+// expert). Searches are bounded by nodes, not time, so the result does not
+// depend on the machine. The short version plays 40 games per match and
+// leaves expert's out, the full one 100 (200 for expert, whose edge is
+// smaller).
 func TestStrength(t *testing.T) {
 	pairs := 50
 	if testing.Short() {
@@ -56,22 +59,29 @@ func TestStrength(t *testing.T) {
 	random := func(seed uint64) Player { return NewRandom(seed) }
 	greedy := func(seed uint64) Player { return NewGreedy(seed) }
 	alphabeta := func(uint64) Player { return NewAlphaBeta(1) }
+	expert := func(seed uint64) Player { return NewExpert(seed, 1) }
 	const nodes = 20000
 	matches := []struct {
-		name         string
-		game         string
-		a, b         func(uint64) Player
-		la, lb       Limits
-		openingPlies int
+		name           string
+		game           string
+		a, b           func(uint64) Player
+		la, lb         Limits
+		openingPlies   int
+		pairs          int
+		minScore, maxP float64
 	}{
-		{"cheversi/greedy-random", "cheversi", greedy, random, Limits{}, Limits{}, 2},
-		{"checkers/greedy-random", "checkers", greedy, random, Limits{}, Limits{}, 3},
-		{"cheversi/alphabeta-greedy", "cheversi", alphabeta, greedy, Limits{Nodes: nodes}, Limits{}, 2},
-		{"checkers/alphabeta-greedy", "checkers", alphabeta, greedy, Limits{Nodes: nodes}, Limits{}, 3},
+		{"cheversi/greedy-random", "cheversi", greedy, random, Limits{}, Limits{}, 2, pairs, 0.8, 1e-4},
+		{"checkers/greedy-random", "checkers", greedy, random, Limits{}, Limits{}, 3, pairs, 0.8, 1e-4},
+		{"cheversi/alphabeta-greedy", "cheversi", alphabeta, greedy, Limits{Nodes: nodes}, Limits{}, 2, pairs, 0.8, 1e-4},
+		{"checkers/alphabeta-greedy", "checkers", alphabeta, greedy, Limits{Nodes: nodes}, Limits{}, 3, pairs, 0.8, 1e-4},
+		{"cheversi/expert-alphabeta", "cheversi", expert, alphabeta, Limits{Nodes: 5000}, Limits{Nodes: 5000}, 4, 2 * pairs, 0.58, 1e-3},
 	}
 	for i, m := range matches {
 		t.Run(m.name, func(t *testing.T) {
-			r := playMatch(t, m.game, "", m.a, m.b, m.la, m.lb, pairs, m.openingPlies, uint64(100+i))
+			if m.minScore < 0.8 && testing.Short() {
+				t.Skip("a close match needs the full number of games")
+			}
+			r := playMatch(t, m.game, "", m.a, m.b, m.la, m.lb, m.pairs, m.openingPlies, uint64(100+i))
 			n := r.games()
 			k := r.wins + r.draws/2
 			p := binomialTail(n, k)
@@ -79,8 +89,8 @@ func TestStrength(t *testing.T) {
 			if raceEnabled {
 				return
 			}
-			if r.points() < 0.8*float64(n) || p >= 1e-4 {
-				t.Errorf("%s: %v, want at least 80%% and a chance probability below 1e-4 (got %.2g)", m.name, r, p)
+			if r.points() < m.minScore*float64(n) || p >= m.maxP {
+				t.Errorf("%s: %v, want at least %.0f%% and a chance probability below %g (got %.2g)", m.name, r, 100*m.minScore, m.maxP, p)
 			}
 		})
 	}

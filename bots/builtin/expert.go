@@ -1,0 +1,97 @@
+package builtin
+
+import (
+	"context"
+	"time"
+
+	"github.com/arena-games/arena/arena/checkers"
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/bots/sdk"
+)
+
+// Expert is the strongest built-in Cheversi player (see the package
+// documentation). In checkers it plays as AlphaBeta does. It keeps its
+// transposition table, history and killer tables from one Choose to the
+// next.
+type Expert struct {
+	seed uint64
+	tt   *table
+	cv   *exSearch
+	ab   *AlphaBeta // checkers
+}
+
+// NewExpert returns an Expert player with a transposition table of hashMB
+// MiB (DefaultHashMB when hashMB <= 0) that breaks ties between equally
+// scored moves in an order drawn from seed.
+func NewExpert(seed uint64, hashMB int) *Expert {
+	if hashMB <= 0 {
+		hashMB = DefaultHashMB
+	}
+	return &Expert{seed: seed, tt: newTable(min(hashMB, MaxHashMB))}
+}
+
+// Name returns "expert".
+func (e *Expert) Name() string { return NameExpert }
+
+// Reset forgets everything learnt in earlier searches, as before a new
+// game.
+func (e *Expert) Reset() {
+	e.tt.clear()
+	e.cv = nil
+	if e.ab != nil {
+		e.ab.Reset()
+	}
+}
+
+// Choose searches st, a *cheversi.State or a *checkers.State, within lim
+// and returns the best move found.
+func (e *Expert) Choose(ctx context.Context, st game.State, lim Limits) (Result, error) {
+	s, ok := st.(*cheversi.State)
+	if !ok {
+		if _, ok := st.(*checkers.State); !ok {
+			return Result{}, unsupported(NameExpert, st)
+		}
+		if e.ab == nil {
+			// The checkers search shares the table.
+			e.ab = &AlphaBeta{tt: e.tt}
+		}
+		return e.ab.Choose(ctx, st, lim)
+	}
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	e.tt.newSearch()
+	if e.cv == nil {
+		e.cv = &exSearch{tt: e.tt, seed: e.seed}
+	}
+	o := s.Rules().Options()
+	e.cv.ctl = newControl(ctx, lim)
+	e.cv.w = weightsFor(o)
+	e.cv.salt = rulesSalt(o)
+	res, err := e.cv.run(s.Position(), lim)
+	if err != nil {
+		return Result{}, noMoves(st)
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// expertBudget returns how long expert may think about the move req asks
+// for. In Cheversi, with a clock, it knows how many moves it has left and
+// that the last two take a moment, so it shares the remaining time among
+// the others. Its limit is twice that share plus the increment, at most
+// half of the remaining time (then capped as Budget caps it): the search
+// starts a new iteration only while it expects to finish it, or within the
+// first third of the limit, so it uses about the share on average.
+// Otherwise the budget is Budget's.
+func expertBudget(req sdk.Request, moveTime, overhead time.Duration) time.Duration {
+	if _, ok := req.State.(*cheversi.State); !ok || req.Clock.MoveTime > 0 {
+		return Budget(req.Clock, req.Color, moveTime, overhead)
+	}
+	left := req.Clock.Remaining(req.Color)
+	moves := (cheversi.MaxPlies - req.State.Ply() + 1) / 2 // this one included
+	share := left / time.Duration(max(moves-2, 1))
+	return capBudget(min(2*share+req.Clock.Increment(req.Color), left/2), moveTime, overhead)
+}

@@ -1,0 +1,328 @@
+package builtin
+
+import (
+	"math/bits"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
+)
+
+// exSearch is expert's Cheversi searcher. Its buffers are reused from one
+// Choose to the next.
+//
+// Its scores are in 1/evalScale points for the side to move. Where the
+// search reaches the end of the game it scores the result only: exactWin,
+// 0 or -exactWin. Cheversi is won by any margin, so proving the result
+// needs only null-window tests around 0, and a position searched to the
+// end is solved by a few of them, far cheaper than its exact margin.
+type exSearch struct {
+	ctl  *control
+	tt   *table
+	w    *expertWeights
+	salt uint64 // mixed into hash keys: the rule set
+	// seed orders the root moves before the first iteration, so that two
+	// players with different seeds break ties between equally scored
+	// moves differently (and still deterministically).
+	seed uint64
+
+	moves   [cheversi.MaxPlies + 1][maxCheversiMoves]cheversi.Move
+	pos     [cheversi.MaxPlies + 2]cheversi.Position
+	order   [cheversi.MaxPlies + 1][maxCheversiMoves]int32
+	killers [cheversi.MaxPlies + 1][2]cheversi.Move
+	history [2][cheversi.NumPieces][cheversi.NumSquares]int32
+}
+
+// run searches p by iterative deepening within the control's limits. The
+// last iteration, when the limits allow it, searches to the end of the
+// game and so plays a proved win when there is one, or else a proved
+// draw; a position proved lost keeps the move the deepest heuristic
+// iteration preferred.
+func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
+	root := p.GenerateMoves(s.moves[0][:0])
+	if len(root) == 0 {
+		return Result{}, ErrNoMoves
+	}
+	s.shuffle(root, p.Hash())
+	s.killers = [cheversi.MaxPlies + 1][2]cheversi.Move{}
+	ageHistory(s.history[0][:], s.history[1][:])
+	r := rootSearch[cheversi.Move]{
+		tt:       s.tt,
+		key:      p.Hash() ^ s.salt,
+		moves:    root,
+		maxDepth: cheversi.MaxPlies - p.Ply(),
+		static: func(m cheversi.Move) int {
+			q := p
+			q.Play(m)
+			return -s.w.evaluate(&q)
+		},
+		search: func(m cheversi.Move, depth, alpha, beta int) int {
+			q := p
+			q.Play(m)
+			return -s.negamax(&q, depth-1, -beta, -alpha, 1)
+		},
+		code: cvCode,
+		pv:   func(n int) []game.Move { return s.pv(p, n) },
+	}
+	return r.deepen(s.ctl, lim), nil
+}
+
+// shuffle puts moves in an order drawn from the seed and the position, so
+// that the stable sorts of the root search break ties by it.
+func (s *exSearch) shuffle(moves []cheversi.Move, key uint64) {
+	x := splitmix(s.seed ^ key)
+	for i := len(moves) - 1; i > 0; i-- {
+		x = splitmix(x)
+		j := int(x % uint64(i+1))
+		moves[i], moves[j] = moves[j], moves[i]
+	}
+}
+
+// pv follows the transposition table from p for at most n moves.
+func (s *exSearch) pv(p cheversi.Position, n int) []game.Move {
+	var line []game.Move
+	for range n {
+		e := s.tt.probe(p.Hash() ^ s.salt)
+		if e == nil || e.move == 0 {
+			break
+		}
+		m := cheversi.Move(e.move)
+		if !p.Legal(m) {
+			break
+		}
+		line = append(line, m)
+		p.Play(m)
+	}
+	return line
+}
+
+// fullOrderDepth is the least depth at which the moves are ordered by the
+// evaluation of the positions they lead to; shallower searches order them
+// by their gains, which are much cheaper.
+const fullOrderDepth = 3
+
+// lmrMoves is how many moves of a heuristic search are searched at full
+// depth before the later ones are reduced.
+const lmrMoves = 4
+
+// result returns the proved score of a finished game for the side to move.
+func result(p *cheversi.Position) int {
+	us := p.Turn()
+	switch d := p.Score(us) - p.Score(us.Other()); {
+	case d > 0:
+		return exactWin
+	case d < 0:
+		return -exactWin
+	}
+	return 0
+}
+
+// negamax returns the score of p for the side to move, searched depth
+// plies deep, within the window (alpha, beta); ply is the distance from the
+// root. A search as deep as the plies left is exact. When the control
+// stops the search the value is meaningless.
+func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) int {
+	if s.ctl.poll() {
+		return 0
+	}
+	left := cheversi.MaxPlies - p.Ply()
+	if left == 0 {
+		return result(p)
+	}
+	// Searching deeper than the end is searching to the end: one depth
+	// for all, which the transposition table then shares.
+	depth = min(depth, left)
+	if depth <= 0 {
+		if p.CountMoves() == 0 {
+			return -(WinScore - ply)
+		}
+		return s.w.evaluate(p)
+	}
+	if depth == 1 && left == 1 {
+		return s.lastMove(p, beta, ply)
+	}
+	key := p.Hash() ^ s.salt
+	var ttMove cheversi.Move
+	if e := s.tt.probe(key); e != nil {
+		ttMove = cheversi.Move(e.move)
+		if sc, ok := e.cutoff(depth, alpha, beta, ply); ok {
+			return sc
+		}
+	}
+	moves := p.GenerateMoves(s.moves[ply][:0])
+	if len(moves) == 0 {
+		return -(WinScore - ply)
+	}
+	us := p.Turn()
+	order := s.order[ply][:len(moves)]
+	k0, k1 := s.killers[ply][0], s.killers[ply][1]
+	hist := &s.history[us]
+	var g gains
+	if depth < fullOrderDepth {
+		g.init(p, s.w)
+	}
+	for i, m := range moves {
+		var o int32
+		switch m {
+		case ttMove:
+			o = 1 << 30
+		case k0:
+			o = 1 << 29
+		case k1:
+			o = 1<<29 - 1
+		default:
+			o = min(hist[m.Piece()][m.Square()], 1<<12-1)
+			if depth >= fullOrderDepth {
+				q := *p
+				q.Play(m)
+				o += int32(-s.w.evaluate(&q)) << 12
+			} else {
+				o += int32(g.of(m)) << 12
+			}
+		}
+		order[i] = o
+	}
+	origAlpha := alpha
+	best, bestMove := -WinScore-1, cheversi.Move(0)
+	for i := range moves {
+		// Selection: bring the best-ordered remaining move to i.
+		j := i
+		for k := i + 1; k < len(moves); k++ {
+			if order[k] > order[j] {
+				j = k
+			}
+		}
+		moves[i], moves[j] = moves[j], moves[i]
+		order[i], order[j] = order[j], order[i]
+		m := moves[i]
+		q := &s.pos[ply+1]
+		*q = *p
+		q.Play(m)
+		var sc int
+		if i == 0 {
+			sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1)
+		} else {
+			// Late moves of a heuristic search are first searched less
+			// deep, and again at full depth only if they raise alpha.
+			r := 0
+			if depth >= 3 && depth < left && i >= lmrMoves && order[i] < 1<<29-1 {
+				r = 1
+				if i >= 4*lmrMoves && depth >= 4 {
+					r = 2
+				}
+			}
+			sc = -s.negamax(q, depth-1-r, -alpha-1, -alpha, ply+1)
+			if r > 0 && sc > alpha && !s.ctl.stopped {
+				sc = -s.negamax(q, depth-1, -alpha-1, -alpha, ply+1)
+			}
+			if sc > alpha && sc < beta && !s.ctl.stopped {
+				sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1)
+			}
+		}
+		if s.ctl.stopped {
+			return 0
+		}
+		if sc > best {
+			best, bestMove = sc, m
+			if sc > alpha {
+				alpha = sc
+				if alpha >= beta {
+					if m != ttMove && m != k0 {
+						s.killers[ply][1], s.killers[ply][0] = k0, m
+					}
+					if h := &hist[m.Piece()][m.Square()]; *h < 1<<20 {
+						*h += int32(depth * depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	s.tt.store(key, depth, scoreToTT(best, ply), boundOf(best, origAlpha, beta), cvCode(bestMove))
+	return best
+}
+
+// lastMove returns the proved score of p, where one piece is left to
+// place, for the side to move: the best result of its moves, stopping at
+// the first that reaches beta.
+func (s *exSearch) lastMove(p *cheversi.Position, beta, ply int) int {
+	moves := p.GenerateMoves(s.moves[ply][:0])
+	if len(moves) == 0 {
+		return -(WinScore - ply)
+	}
+	best := -exactWin - 1
+	for _, m := range moves {
+		// Each final position counts as a node.
+		if s.ctl.poll() {
+			return 0
+		}
+		q := *p
+		q.Play(m)
+		// The opponent is to move in q: its result is ours negated.
+		if sc := -result(&q); sc > best {
+			best = sc
+			if best >= beta || best == exactWin {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// counts holds, bit-sliced, how many pieces attack each square: bit i of
+// n[j] is bit j of square i's count. A side has eight pieces, so four
+// slices hold any count.
+type counts struct{ n [4]uint64 }
+
+func (c *counts) add(a uint64) {
+	for i := range c.n {
+		carry := c.n[i] & a
+		c.n[i] ^= a
+		a = carry
+	}
+}
+
+func (c *counts) at(sq cheversi.Square) int {
+	return int(c.n[0]>>sq&1 | (c.n[1]>>sq&1)<<1 | (c.n[2]>>sq&1)<<2 | (c.n[3]>>sq&1)<<3)
+}
+
+// gains estimates the worth of each move in a position cheaply, for move
+// ordering: the empty squares the placed piece attacks, less the attacks of
+// the mover's pieces on its square, plus those of the opponent's, less
+// what the evaluation expects the piece to be worth unplaced.
+type gains struct {
+	occ      uint64
+	us, them counts
+	unplaced [cheversi.NumPieces]int // in 1/evalScale points
+}
+
+func (g *gains) init(p *cheversi.Position, w *expertWeights) {
+	us := p.Turn()
+	g.occ = p.Occupied(game.White) | p.Occupied(game.Black)
+	*g = gains{occ: g.occ}
+	for c, cnt := range [2]*counts{&g.us, &g.them} {
+		side := us
+		if c == 1 {
+			side = us.Other()
+		}
+		for k := range cheversi.Piece(cheversi.NumPieces) {
+			for b := p.Pieces(side, k); b != 0; b &= b - 1 {
+				cnt.add(cheversi.Attacks(k, cheversi.Square(bits.TrailingZeros64(b)), g.occ))
+			}
+		}
+	}
+	row := &w[p.Ply()]
+	sign := 1
+	if us == game.Black {
+		sign = -1
+	}
+	for k := range g.unplaced {
+		g.unplaced[k] = sign * int(row[int(us)*featuresPerSide+featUnplaced+k]) * evalScale / weightScale
+	}
+}
+
+func (g *gains) of(m cheversi.Move) int {
+	k, sq := m.Piece(), m.Square()
+	occ := g.occ | 1<<sq
+	v := bits.OnesCount64(cheversi.Attacks(k, sq, occ)&^occ) - g.us.at(sq) + g.them.at(sq)
+	return v*evalScale - g.unplaced[k]
+}
