@@ -9,6 +9,12 @@
 // A report embeds the moves of at most MaxGameBytes of games, so that its
 // size stays bounded however long the tournament.
 //
+// Compare sets the side balance of several tournaments side by side (the
+// first mover's score with its interval, draws, decisive games and the
+// difference from a baseline); WriteCompareFiles and its siblings render
+// it as a terminal table, Markdown, CSV, JSON (which ReadCompareJSON reads
+// back) and an HTML page with a chart of the score against the node limit.
+//
 // Percentages are shown with one decimal; Elo values are rounded to whole
 // points in the tables, as rating programs print them. The JSON file keeps
 // full precision.

@@ -86,17 +86,25 @@ func WriteFiles(dir string, m Meta, a *rating.Analysis) error {
 	if a == nil {
 		return ErrNoAnalysis
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("report directory: %w", err)
-	}
-	files := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
+	return writeFiles(dir, []fileWriter{
 		{MarkdownFile, func(w io.Writer) error { return WriteMarkdown(w, m, a) }},
 		{CSVFile, func(w io.Writer) error { return WriteCSV(w, m, a) }},
 		{JSONFile, func(w io.Writer) error { return WriteJSON(w, m, a) }},
 		{HTMLFile, func(w io.Writer) error { return WriteHTML(w, m, a) }},
+	})
+}
+
+// fileWriter writes one file of a report directory.
+type fileWriter struct {
+	name  string
+	write func(io.Writer) error
+}
+
+// writeFiles creates dir if needed and writes each file into it, to a
+// temporary name first and renamed, so a reader never sees half a file.
+func writeFiles(dir string, files []fileWriter) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report directory: %w", err)
 	}
 	for _, f := range files {
 		var buf bytes.Buffer

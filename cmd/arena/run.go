@@ -214,17 +214,9 @@ func (f keyFlag) Set(s string) error {
 // parseInterspersed parses flags given before or after the one positional
 // argument (what names it in errors) and returns that argument.
 func parseInterspersed(fs *flag.FlagSet, args []string, what string) (string, error) {
-	var pos []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return "", err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	pos, err := parsePositional(fs, args)
+	if err != nil {
+		return "", err
 	}
 	switch len(pos) {
 	case 0:

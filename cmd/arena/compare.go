@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/reports"
+)
+
+func init() {
+	register(command{
+		name:    "compare",
+		summary: "set the side balance of several tournaments side by side",
+		run: func(ctx context.Context, args []string) error {
+			return runCompare(ctx, args, os.Stdout, os.Stderr)
+		},
+	})
+}
+
+// compareFormats are the values of compare's --format flag.
+var compareFormats = map[string]func(io.Writer, *reports.Comparison) error{
+	"terminal": reports.WriteCompareTerminal,
+	"markdown": reports.WriteCompareMarkdown,
+	"csv":      reports.WriteCompareCSV,
+	"json":     reports.WriteCompareJSON,
+	"html":     reports.WriteCompareHTML,
+}
+
+// runCompare runs "arena compare [flags] DIR...": the side balance of each
+// tournament directory (or merged shards), one row each, compared with a
+// baseline.
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("compare", "[--baseline N|DIR] [--format F] [--out DIR] DIR...")
+	baseline := fs.String("baseline", "1", "the tournament the others are compared with: its `position` among the directories (from 1) or its directory")
+	format := fs.String("format", "terminal", "what to print: terminal, markdown, csv, json or html")
+	out := fs.String("out", "", "also write compare.md, compare.csv, compare.json and compare.html into this `directory`")
+	dirs, err := parsePositional(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return usagef("missing tournament directories")
+	}
+	write, ok := compareFormats[*format]
+	if !ok {
+		return usagef("unknown format %q (want terminal, markdown, csv, json or html)", *format)
+	}
+	base, err := baselineIndex(*baseline, dirs)
+	if err != nil {
+		return err
+	}
+	entries := make([]reports.CompareEntry, len(dirs))
+	for i, dir := range dirs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if entries[i], err = compareEntry(dir); err != nil {
+			return err
+		}
+	}
+	c, err := reports.Compare(entries, base, 0)
+	if err != nil {
+		return err
+	}
+	if err := write(stdout, c); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := reports.WriteCompareFiles(*out, c); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "comparison written to %s\n", *out)
+	}
+	return nil
+}
+
+// parsePositional parses flags given before, between or after positional
+// arguments and returns the positional arguments.
+func parsePositional(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// baselineIndex resolves --baseline: a position among dirs (from 1) or one
+// of dirs.
+func baselineIndex(s string, dirs []string) (int, error) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 1 || n > len(dirs) {
+			return 0, usagef("--baseline %d: want a position from 1 to %d", n, len(dirs))
+		}
+		return n - 1, nil
+	}
+	clean := filepath.Clean(s)
+	for i, d := range dirs {
+		if filepath.Clean(d) == clean {
+			return i, nil
+		}
+	}
+	return 0, usagef("--baseline %q is neither a position nor one of the directories", s)
+}
+
+// compareEntry reads a tournament directory's manifest and journal and
+// returns its side balance for a comparison.
+func compareEntry(dir string) (reports.CompareEntry, error) {
+	m, recs, err := tournament.LoadDir(dir)
+	if err != nil {
+		return reports.CompareEntry{}, err
+	}
+	if len(recs) == 0 {
+		return reports.CompareEntry{}, fmt.Errorf("%s: no games played yet", dir)
+	}
+	a, err := rating.Analyze(tournament.RatingGames(recs), tournament.RatingOptions(m))
+	if err != nil {
+		return reports.CompareEntry{}, fmt.Errorf("%s: %w", dir, err)
+	}
+	switches, err := changedSwitches(m)
+	if err != nil {
+		return reports.CompareEntry{}, fmt.Errorf("%s: %w", dir, err)
+	}
+	sb := a.SideBalance
+	e := reports.CompareEntry{
+		Name: m.Name, Dir: dir, Game: m.Game, Preset: m.Preset, Switches: switches,
+		Bots: m.Bots, Fingerprint: m.Fingerprint, Results: resultsDigest(recs),
+		FirstMover: sb.FirstMover,
+		Counts:     rating.WDL{Wins: sb.Wins, Draws: sb.Draws, Losses: sb.Losses},
+		Forfeits:   sb.Forfeits,
+	}
+	if sb.Paired != nil && sb.Paired.Pairs > 0 {
+		p := sb.Paired.Counts
+		e.Pairs = &p
+	}
+	e.Strength, e.Nodes = strength(m.Setups)
+	return e, nil
+}
+
+// changedSwitches returns the rule switches of m whose values differ from
+// its preset's.
+func changedSwitches(m *tournament.Manifest) ([]game.Setting, error) {
+	rules, err := games.New(m.Game, m.Preset, nil)
+	if err != nil {
+		return nil, err
+	}
+	def := map[string]string{}
+	for _, s := range rules.Settings() {
+		def[s.Key] = s.Value
+	}
+	var out []game.Setting
+	for _, s := range m.Rules {
+		if v, ok := def[s.Key]; !ok || v != s.Value {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// resultsDigest returns the SHA-256 of every game's id and result, one
+// "id result" line each in the order of ids: the same for the same games
+// in whatever order the journal holds them.
+func resultsDigest(recs []tournament.Record) string {
+	lines := make([]string, len(recs))
+	for i, r := range recs {
+		lines[i] = fmt.Sprintf("%d %s\n", r.ID, r.Result)
+	}
+	slices.SortFunc(lines, func(a, b string) int {
+		x, _ := strconv.Atoi(strings.Fields(a)[0])
+		y, _ := strconv.Atoi(strings.Fields(b)[0])
+		return x - y
+	})
+	h := sha256.New()
+	for _, l := range lines {
+		io.WriteString(h, l)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// strength describes how hard the bots searched: their common node limit
+// ("20000 nodes"), else their common time control, else each bot's. It
+// returns the common node limit too, 0 when there is none.
+func strength(setups []tournament.BotSetup) (string, int64) {
+	if len(setups) == 0 {
+		return "", 0
+	}
+	nodes := make([]int64, len(setups))
+	for i, s := range setups {
+		nodes[i] = nodeLimit(s)
+	}
+	if nodes[0] > 0 && !slices.ContainsFunc(nodes, func(n int64) bool { return n != nodes[0] }) {
+		return strconv.FormatInt(nodes[0], 10) + " nodes", nodes[0]
+	}
+	if !slices.ContainsFunc(nodes, func(n int64) bool { return n > 0 }) &&
+		!slices.ContainsFunc(setups, func(s tournament.BotSetup) bool { return s.Time != setups[0].Time }) {
+		return setups[0].Time, 0
+	}
+	parts := make([]string, len(setups))
+	for i, s := range setups {
+		what := s.Time
+		if nodes[i] > 0 {
+			what = strconv.FormatInt(nodes[i], 10) + " nodes"
+		}
+		parts[i] = s.Name + " " + what
+	}
+	return strings.Join(parts, "; "), 0
+}
+
+// nodeLimit returns the node limit per move a bot played under: the one
+// the arena sends it, else its --nodes argument or its Nodes option, 0
+// when it has none.
+func nodeLimit(s tournament.BotSetup) int64 {
+	if s.Nodes > 0 {
+		return s.Nodes
+	}
+	for i, a := range s.Args {
+		name, value, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "nodes" || !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if !eq && i+1 < len(s.Args) {
+			value = s.Args[i+1]
+		}
+		if n, err := strconv.ParseInt(value, 10, 64); err == nil && n > 0 {
+			return n
+		}
+	}
+	for k, v := range s.Options {
+		if !strings.EqualFold(k, "nodes") {
+			continue
+		}
+		switch x := v.(type) {
+		case int64:
+			return x
+		case float64:
+			return int64(x)
+		case string:
+			n, _ := strconv.ParseInt(x, 10, 64)
+			return n
+		}
+	}
+	return 0
+}
