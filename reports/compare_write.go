@@ -30,24 +30,30 @@ func compareNote(c *Comparison) string {
 // WriteCompareTerminal writes the comparison as a text table with a note
 // on its statistics.
 func WriteCompareTerminal(w io.Writer, c *Comparison) error {
+	return WriteCompareTerminalWidth(w, c, 0)
+}
+
+// WriteCompareTerminalWidth is WriteCompareTerminal for a terminal of
+// width columns (0: no limit): a table wider than that loses columns,
+// least needed first (the files keep them all), and the note is wrapped.
+func WriteCompareTerminalWidth(w io.Writer, c *Comparison, width int) error {
 	ew := &errWriter{w: w}
 	t := compareTable(c)
-	align := make([]tw.Align, len(t.Header))
-	for i := range align {
-		align[i] = tw.AlignRight
+	align := func(i int, _ string) tw.Align {
+		if i >= 1 && i <= 4 || i == 6 {
+			return tw.AlignLeft
+		}
+		return tw.AlignRight
 	}
-	for _, i := range []int{1, 2, 3, 4, 6} {
-		align[i] = tw.AlignLeft
-	}
-	tt := newTable(ew, align)
-	tt.Header(toAny(t.Header)...)
-	if err := tt.Bulk(t.Rows); err != nil {
+	text, err := renderFitting(t, align, width,
+		[]string{"Decisive", "1st", "W / D / L"},
+		[]string{"Decisive", "1st", "W / D / L", "Bots", "p"},
+		[]string{"Decisive", "1st", "W / D / L", "Bots", "p", "Draws", "Tournament"})
+	if err != nil {
 		return err
 	}
-	if err := tt.Render(); err != nil {
-		return err
-	}
-	fmt.Fprintln(ew, compareNote(c))
+	io.WriteString(ew, text)
+	fmt.Fprintln(ew, wrapText(compareNote(c), width))
 	return ew.err
 }
 

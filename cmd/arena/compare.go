@@ -32,7 +32,7 @@ func init() {
 
 // compareFormats are the values of compare's --format flag.
 var compareFormats = map[string]func(io.Writer, *reports.Comparison) error{
-	"terminal": reports.WriteCompareTerminal,
+	"terminal": nil, // to the width of the terminal
 	"markdown": reports.WriteCompareMarkdown,
 	"csv":      reports.WriteCompareCSV,
 	"json":     reports.WriteCompareJSON,
@@ -75,7 +75,12 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if err := write(stdout, c); err != nil {
+	if write == nil {
+		err = reports.WriteCompareTerminalWidth(stdout, c, terminalWidth(stdout))
+	} else {
+		err = write(stdout, c)
+	}
+	if err != nil {
 		return err
 	}
 	if *out != "" {
