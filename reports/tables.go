@@ -231,6 +231,8 @@ func openingsTable(a *rating.Analysis) table {
 		{"Sign test p", "exact two-sided sign test of the first mover's wins against its losses on the opening"},
 		{"Adjusted p", fmt.Sprintf("the sign test's p-value adjusted for testing %s at once (Benjamini–Hochberg): "+
 			"among the openings with an adjusted p below 5%%, at most 5%% are expected to be balanced ones flagged by chance. "+
+			"It is used rather than Holm's adjustment because the question is which openings deserve a closer look, not whether any one is unbalanced: "+
+			"it keeps the share of false flags small without hiding every real one. "+
 			"Openings are ranked by it, the strongest evidence of imbalance first", noun(len(a.SideBalance.Openings), "opening", "openings"))},
 	}
 	return t

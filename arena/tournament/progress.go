@@ -25,7 +25,8 @@ type progress struct {
 	start              time.Time
 	tally              *tally
 	lastDraw           time.Time
-	shown              bool // a live line is on the screen
+	shown              bool   // a live line is on the screen
+	sprt               string // the sequential test's state, short; "" without one
 }
 
 // ttyRedraw bounds how often the live line is redrawn.
@@ -147,7 +148,17 @@ func (p *progress) lineParts() []linePart {
 	if st := p.tally.standings(); len(st) > 0 && st[0].Games > 0 {
 		parts = append(parts, linePart{text: fmt.Sprintf(", leader %s %s/%d", st[0].Bot, formatPoints(st[0].Points), st[0].Games), keep: 1})
 	}
+	if p.sprt != "" {
+		parts = append(parts, linePart{text: ", " + p.sprt, keep: 4})
+	}
 	return parts
+}
+
+// setSPRT sets the sequential test's state that the line shows.
+func (p *progress) setSPRT(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sprt = s
 }
 
 // linePart is a part of a line. When the line is too long the parts with

@@ -435,6 +435,9 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	}
 
 	r.prog = newProgress(r.opts, r.cfg.Name, r.manifest.Games, r.recorded, r.tally)
+	if r.sprt != nil {
+		r.prog.setSPRT(r.sprt.short())
+	}
 	name := r.cfg.Name
 	if sh := r.manifest.Shard; sh != nil {
 		name = fmt.Sprintf("%s, slice %s", name, sh)
@@ -516,6 +519,7 @@ loop:
 					cancel()
 					continue
 				}
+				r.prog.setSPRT(r.sprt.short())
 				if r.sprt.decided() {
 					close(stopFeed)
 					r.logf("%s; stopping the match", r.sprt)

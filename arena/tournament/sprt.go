@@ -128,3 +128,16 @@ func sprtUnit(r rating.SPRTResult) string {
 	}
 	return unit
 }
+
+// short describes the test's state for the progress line: "LLR 1.23 in
+// (-2.94, 2.94)", or "LLR 2.96 ≥ 2.94: H1" once it has decided.
+func (s *sprtState) short() string {
+	r := s.result
+	switch r.Decision {
+	case rating.AcceptH0:
+		return fmt.Sprintf("LLR %.2f ≤ %.2f: H0", r.LLR, r.Lower)
+	case rating.AcceptH1:
+		return fmt.Sprintf("LLR %.2f ≥ %.2f: H1", r.LLR, r.Upper)
+	}
+	return fmt.Sprintf("LLR %.2f in (%.2f, %.2f)", r.LLR, r.Lower, r.Upper)
+}

@@ -63,6 +63,11 @@ func TestSPRTStopsMatch(t *testing.T) {
 	if sum.SPRTText != live {
 		t.Errorf("summary %q, live line %q", sum.SPRTText, live)
 	}
+	// The progress line shows the ratio as it goes, and where it ended.
+	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, fmt.Sprintf("LLR %.2f ≥ %.2f: H1", sum.SPRT.LLR, sum.SPRT.Upper)) {
+		t.Errorf("last progress line %q does not show the decision", last)
+	}
 
 	sum2, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
 	if err != nil {
