@@ -338,6 +338,17 @@ func (r *runner) release() {
 	}
 }
 
+// LockDir takes the lock of a tournament's output directory, as Run does,
+// so that no run starts on it until unlock is called. It fails with an
+// error wrapping ErrOutputLocked while a run holds the lock.
+func LockDir(dir string) (unlock func() error, err error) {
+	f, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return f.Close, nil
+}
+
 // lockDir takes an exclusive lock on dir so that two runs cannot append to
 // one journal.
 func lockDir(dir string) (*os.File, error) {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/arena-games/arena/arena/tournament"
 )
@@ -25,13 +27,38 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	// The journal is the source of truth: rebuild the PGN/PDN file too.
+	if _, err := os.Stat(filepath.Join(dir, tournament.ManifestFile)); err != nil {
+		if _, _, lerr := tournament.LoadDir(dir); lerr != nil {
+			return lerr // says what is wrong with dir
+		}
+		return err
+	}
+	// A run in progress appends to the PGN/PDN file: rebuilding it then
+	// would lose its games. Take the run's lock, or leave that file alone
+	// (the reports are written whole and renamed into place, so they do
+	// not race with the run's).
+	unlock, err := tournament.LockDir(dir)
+	running := errors.Is(err, tournament.ErrOutputLocked)
+	if err != nil && !running {
+		return err
+	}
+	if !running {
+		defer unlock()
+	}
 	m, recs, err := tournament.LoadDir(dir)
 	if err != nil {
 		return err
 	}
-	if err := tournament.RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
-		return err
+	if running {
+		fmt.Fprintf(stderr, "a run is in progress in %s: the reports cover the %d games recorded so far, and %s is left to the run\n",
+			dir, len(recs), tournament.GameTextFile(m.Game))
+	} else {
+		// The journal is the source of truth: rebuild the PGN/PDN file too.
+		if err := tournament.RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%s rebuilt from the journal (%d games), no run using the directory meanwhile\n",
+			tournament.GameTextFile(m.Game), len(recs))
 	}
 	if err := printReports(stdout, dir, m, recs); err != nil {
 		return err

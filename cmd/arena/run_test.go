@@ -158,6 +158,30 @@ func TestReportRebuildsFiles(t *testing.T) {
 	if err := runReport(context.Background(), []string{t.TempDir()}, &stdout, &stderr); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("arena report on an empty directory: %v, want a missing manifest", err)
 	}
+
+	// While a run holds the directory, arena report leaves the PGN file,
+	// which the run appends to, alone.
+	unlock, err := tournament.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	pgnPath := filepath.Join(dir, "games.pgn")
+	before, err := os.Stat(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if err := runReport(context.Background(), []string{dir}, &stdout, &stderr); err != nil {
+		t.Fatalf("arena report during a run: %v", err)
+	}
+	after, err := os.Stat(pgnPath)
+	if err != nil || !os.SameFile(before, after) {
+		t.Errorf("arena report during a run replaced games.pgn (%v)", err)
+	}
+	if !strings.Contains(stderr.String(), "a run is in progress") || !strings.Contains(stderr.String(), "games.pgn is left to the run") {
+		t.Errorf("arena report during a run does not say what it did:\n%s", stderr.String())
+	}
 }
 
 // playFirstMoves plays a scheduled game with the first legal move every
