@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -641,4 +642,72 @@ func lastPid(log string) string {
 		rest = rest[:j]
 	}
 	return rest
+}
+
+// TestPreflightRetriesSlowStart checks that a bot that misses its
+// handshake timeout once, as a slow start on a loaded machine can, gets a
+// second try before the tournament is refused.
+func TestPreflightRetriesSlowStart(t *testing.T) {
+	flag := filepath.Join(t.TempDir(), "started")
+	body := "name = \"slow\"\n[game]\nname = \"cheversi\"\n[openings]\nlimit = 1\n[time]\nmove = \"5s\"\n"
+	path := writeConfig(t, body, "slow", testBot{"slow", "slowstart:" + flag}, testBot{"first", "first"})
+	cfg := loadConfig(t, path)
+	for i := range cfg.Bots {
+		cfg.Bots[i].HandshakeTimeout = time.Second
+	}
+	sum, err := tournament.Run(t.Context(), cfg, tournament.Options{Out: filepath.Join(t.TempDir(), "out")})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if sum.Starts["slow"] < 2 || !sum.Complete {
+		t.Errorf("slow started %d times, complete %v; want a second start and the tournament played", sum.Starts["slow"], sum.Complete)
+	}
+}
+
+// TestPreflightParallelism checks that the pre-tournament check does not
+// start every bot at once.
+func TestPreflightParallelism(t *testing.T) {
+	limit := max(2, runtime.NumCPU())
+	if limit > 8 {
+		t.Skipf("%d CPUs: too many bots to start", limit)
+	}
+	log := filepath.Join(t.TempDir(), "starts")
+	var bots []testBot
+	for i := range 2*limit + 2 {
+		bots = append(bots, testBot{fmt.Sprintf("b%d", i), "startlog:" + log})
+	}
+	body := "name = \"many\"\n[game]\nname = \"cheversi\"\n[openings]\nlimit = 1\n[format]\nkind = \"gauntlet\"\nplayers = [\"b0\"]\n[time]\nmove = \"5s\"\n"
+	cfg := loadConfig(t, writeConfig(t, body, "many", bots...))
+	if _, err := tournament.Run(t.Context(), cfg, tournament.Options{Out: filepath.Join(t.TempDir(), "out")}); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type span struct{ begin, end int64 }
+	var spans []span
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var s span
+		if _, err := fmt.Sscan(line, &s.begin, &s.end); err != nil {
+			t.Fatalf("bad line %q", line)
+		}
+		spans = append(spans, s)
+	}
+	if len(spans) < len(bots) {
+		t.Fatalf("%d handshakes logged, want %d", len(spans), len(bots))
+	}
+	most := 0
+	for _, a := range spans[:len(bots)] {
+		n := 0
+		for _, b := range spans[:len(bots)] {
+			if b.begin <= a.begin && a.begin < b.end {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	if most > limit {
+		t.Errorf("%d bots in their handshake at once, want at most %d", most, limit)
+	}
 }

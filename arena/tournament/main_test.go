@@ -71,6 +71,10 @@ func runTestTournament(spec string) int {
 //	nohandshake  never finishes the handshake
 //	othergame    declares a game that does not exist
 //	exitearly    exits right after the handshake
+//	slowstart:F  the first process (the one that creates file F) never
+//	             finishes the handshake; later ones play like first
+//	startlog:F   appends "BEGIN END" (Unix nanoseconds) to file F around a
+//	             handshake it takes 100ms to answer, then plays like first
 //	builtin:NAME the built-in bot NAME (package builtin) with its defaults
 //	score:N      plays the first legal move, reporting the score N
 func runTestBot(kind string) int {
@@ -132,6 +136,20 @@ func runTestBot(kind string) int {
 			switch kind {
 			case "nohandshake":
 				time.Sleep(time.Hour)
+			case "slowstart":
+				if f, err := os.OpenFile(arg, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+					f.Close()
+					time.Sleep(time.Hour)
+				}
+			case "startlog":
+				begin := time.Now().UnixNano()
+				time.Sleep(100 * time.Millisecond)
+				f, err := os.OpenFile(arg, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+				if err != nil {
+					return 3
+				}
+				fmt.Fprintf(f, "%d %d\n", begin, time.Now().UnixNano())
+				f.Close()
 			case "othergame":
 				send(protocol.IDName{Name: kind}, protocol.Games{Games: []string{"go"}}, protocol.ArenaOK{})
 				continue

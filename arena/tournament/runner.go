@@ -8,6 +8,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -566,11 +567,25 @@ func (r *runner) preflight(ctx context.Context, p *pool) error {
 		e   *engine.Engine
 		err error
 	}
-	ch := make(chan result, len(r.cfg.Bots))
+	// A few bots start at a time, so that slow starters on a loaded
+	// machine do not miss their handshake timeout because of each other,
+	// and a bot that times out or dies while starting gets a second try.
+	names := make(chan string, len(r.cfg.Bots))
 	for _, b := range r.cfg.Bots {
-		go func() { // one start-up per bot; sends exactly one result
-			e, err := p.get(b.Name)
-			ch <- result{b.Name, e, err}
+		names <- b.Name
+	}
+	close(names)
+	ch := make(chan result, len(r.cfg.Bots))
+	for range min(len(r.cfg.Bots), preflightParallelism()) {
+		go func() { // starts bots until names is drained; one result per bot
+			for name := range names {
+				e, err := p.get(name)
+				if err != nil && ctx.Err() == nil && startMayPass(err) {
+					r.writeLog(fmt.Sprintf("bot %s failed to start (%v); trying once more", name, err))
+					e, err = p.get(name)
+				}
+				ch <- result{name, e, err}
+			}
 		}()
 	}
 	var errs []error
@@ -597,6 +612,18 @@ func (r *runner) preflight(ctx context.Context, p *pool) error {
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// preflightParallelism is how many bots the pre-tournament check starts
+// at a time.
+func preflightParallelism() int { return max(2, runtime.NumCPU()) }
+
+// startMayPass reports whether a bot that failed to start may start on a
+// second try: it ran out of time or died, as a slow start on a loaded
+// machine can, rather than being missing or answering wrongly.
+func startMayPass(err error) bool {
+	var ee *engine.Error
+	return errors.As(err, &ee) && (ee.Kind == engine.KindTimeout || ee.Kind == engine.KindCrash)
 }
 
 // checkLimits checks that a bot obeys the search limits configured for it
