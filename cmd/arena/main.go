@@ -82,7 +82,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// cleanly; commands that need a second-signal hard exit handle it.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, outputGone, stopWatch := stopOnClosedOutput(ctx)
+	defer stopWatch()
 	err := cmd.run(ctx, args[1:])
+	if outputGone() || outputClosed() {
+		// Nobody reads what the command says any more (its last writes
+		// failed): it stopped as by an interrupt.
+		err = context.Canceled
+	}
 	return exitCode(stderr, cmd.name, err)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -560,5 +561,54 @@ func TestRunTranscriptFlag(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("the output directory was created (%v)", err)
+	}
+}
+
+// TestClosedOutputStopsLikeInterrupt runs a tournament whose output goes
+// to a pipe that is closed after its first line (arena run ... | head -1):
+// the arena stops as after Ctrl-C, with status 130 and its journal whole,
+// instead of dying of SIGPIPE.
+func TestClosedOutputStopsLikeInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays part of a tournament")
+	}
+	config := writeTemp(t, "head.toml", `name = "head"
+[game]
+name = "cheversi"
+[openings]
+plies = 2
+count = 20
+[time]
+move = "20ms"
+[[bots]]
+name = "a"
+builtin = "alphabeta"
+[[bots]]
+name = "b"
+builtin = "random"
+`)
+	out := filepath.Join(t.TempDir(), "out")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := arenaCommand(t, "run", "--out", out, config)
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	first, err := bufio.NewReader(r).ReadString('\n')
+	r.Close() // like head -1
+	if err != nil {
+		t.Fatalf("no first line: %v", err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit after the output closed: %v (first line %q), want status 130", err, first)
+	}
+	if _, err := tournament.ReadJournal(filepath.Join(out, tournament.JournalFile)); err != nil {
+		t.Errorf("journal: %v", err)
 	}
 }
