@@ -711,3 +711,32 @@ func TestPreflightParallelism(t *testing.T) {
 		t.Errorf("%d bots in their handshake at once, want at most %d", most, limit)
 	}
 }
+
+// TestSwappedJournalLine checks that a journal line whose colours were
+// swapped by hand is refused as a damaged journal, not blamed on the
+// configuration (which has not changed).
+func TestSwappedJournalLine(t *testing.T) {
+	path := writeConfig(t, "name = \"swap\"\n[game]\nname = \"cheversi\"\n[openings]\nlimit = 1\n", "swap",
+		testBot{"a", "first"}, testBot{"b", "first"})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := tournament.Run(t.Context(), loadConfig(t, path), tournament.Options{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(out, tournament.JournalFile)
+	data, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(data), "\n")
+	swapped := strings.NewReplacer(`"white":"a","black":"b"`, `"white":"b","black":"a"`, `"white":"b","black":"a"`, `"white":"a","black":"b"`).Replace(first)
+	if swapped == first {
+		t.Fatalf("no colours to swap in %s", first)
+	}
+	if err := os.WriteFile(journal, []byte(swapped+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = tournament.Run(t.Context(), loadConfig(t, path), tournament.Options{Out: out})
+	if !errors.Is(err, tournament.ErrJournal) || errors.Is(err, tournament.ErrScheduleChanged) || strings.Contains(err.Error(), "configuration") {
+		t.Errorf("Run on a journal with swapped colours: %v; want a damaged journal, not the configuration blamed", err)
+	}
+}

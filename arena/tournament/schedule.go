@@ -349,15 +349,19 @@ func appendOpening(b []byte, o Opening) []byte {
 }
 
 // match checks that a journal record is the game the schedule gives its
-// ID and, with a shard, that the game belongs to that slice.
+// ID and, with a shard, that the game belongs to that slice. It is called
+// once the manifest has shown that the configuration is the directory's:
+// a record that does not match is the journal's fault, an error wrapping
+// ErrJournal.
 func (s *Schedule) match(rec *Record, sh *Shard) error {
 	g, ok := s.Game(rec.ID)
 	if !ok {
-		return fmt.Errorf("%w: %s holds game %d, but the schedule has %d games", ErrScheduleChanged, JournalFile, rec.ID, s.Len())
+		return fmt.Errorf("%w: %s holds game %d, but the tournament has %d games (the line was changed, or comes from another tournament)",
+			ErrJournal, JournalFile, rec.ID, s.Len())
 	}
 	if rec.White != g.White || rec.Black != g.Black || rec.Round != g.Round || rec.PairKey != g.PairKey || rec.Opening.Index != g.Opening+1 {
-		return fmt.Errorf("%w: %s game %d is %s-%s (round %d), the schedule says %s-%s (round %d)",
-			ErrScheduleChanged, JournalFile, rec.ID, rec.White, rec.Black, rec.Round, g.White, g.Black, g.Round)
+		return fmt.Errorf("%w: %s game %d is %s-%s (round %d, opening %d), but in the tournament it is %s-%s (round %d, opening %d) (the line was changed, or comes from another tournament)",
+			ErrJournal, JournalFile, rec.ID, rec.White, rec.Black, rec.Round, rec.Opening.Index, g.White, g.Black, g.Round, g.Opening+1)
 	}
 	if sh != nil && !sh.Has(rec.ID) {
 		return fmt.Errorf("%w: %s holds game %d, which belongs to slice %d/%d, not to slice %s",
