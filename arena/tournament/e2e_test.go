@@ -740,3 +740,40 @@ func TestSwappedJournalLine(t *testing.T) {
 		t.Errorf("Run on a journal with swapped colours: %v; want a damaged journal, not the configuration blamed", err)
 	}
 }
+
+// TestRestartFailureIsStart checks that a bot that cannot be restarted
+// (it exits at once) forfeits with kind start, and that a huge illegal
+// move is not stored whole.
+func TestRestartFailureIsStart(t *testing.T) {
+	flag := filepath.Join(t.TempDir(), "started")
+	body := "name = \"restart\"\nconcurrency = 1\n[game]\nname = \"cheversi\"\n[openings]\nlimit = 1\n[format]\nrounds = 2\n[time]\nmove = \"5s\"\n"
+	path := writeConfig(t, body, "restart", testBot{"once", "onlyonce:" + flag}, testBot{"huge", "hugemove"}, testBot{"first", "first"})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := tournament.Run(t.Context(), loadConfig(t, path), tournament.Options{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string][]string{}
+	for _, r := range readRecords(t, out) {
+		if r.Forfeit != nil {
+			kinds[r.Forfeit.Bot] = append(kinds[r.Forfeit.Bot], r.Forfeit.Kind)
+		}
+	}
+	// Its first game ends with a crash (or with huge's illegal move); every
+	// later one with a failed restart.
+	once := kinds["once"]
+	if len(once) < 3 || once[len(once)-1] != tournament.ForfeitStart || slices.Contains(once[1:], tournament.ForfeitCrash) {
+		t.Errorf("once forfeited %v, want start for every game after its first", once)
+	}
+	if !slices.Contains(kinds["huge"], tournament.ForfeitIllegalMove) {
+		t.Errorf("huge forfeited %v, want an illegal move", kinds["huge"])
+	}
+	data, err := os.ReadFile(filepath.Join(out, tournament.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if len(line) > 4<<10 {
+			t.Errorf("journal line %d is %d bytes: a bot's text is stored whole", i+1, len(line))
+		}
+	}
+}

@@ -71,6 +71,9 @@ func runTestTournament(spec string) int {
 //	nohandshake  never finishes the handshake
 //	othergame    declares a game that does not exist
 //	exitearly    exits right after the handshake
+//	onlyonce:F   the first process (the one that creates file F) plays
+//	             like crash; later ones exit at once
+//	hugemove     answers a 60 KB move at its second move
 //	slowstart:F  the first process (the one that creates file F) never
 //	             finishes the handshake; later ones play like first
 //	startlog:F   appends "BEGIN END" (Unix nanoseconds) to file F around a
@@ -102,6 +105,15 @@ func runTestBot(kind string) int {
 		if err := out.WriteMessage(ms...); err != nil {
 			os.Exit(2)
 		}
+	}
+	if kind == "onlyonce" {
+		f, err := os.OpenFile(arg, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "refusing to start again")
+			return 3
+		}
+		f.Close()
+		kind = "crash"
 	}
 	seed, _ := strconv.ParseUint(arg, 10, 64)
 	rng := rand.New(rand.NewPCG(seed, 1))
@@ -216,6 +228,9 @@ func runTestBot(kind string) int {
 					continue
 				case "illegal":
 					send(protocol.Move{Move: played[len(played)-1]})
+					continue
+				case "hugemove":
+					send(protocol.Move{Move: strings.Repeat("Z", 60<<10)})
 					continue
 				case "badnotation":
 					send(protocol.Move{Move: "Z@z9"})

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
@@ -87,7 +89,9 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			if ctx.Err() != nil || !botsFault(err) {
 				return gp.abandon(ctx, err)
 			}
-			gp.forfeit(ctx, c, err)
+			// However it failed (a crash or a timeout in the handshake
+			// included), the bot could not be restarted.
+			gp.forfeitKind(ctx, c, ForfeitStart, errorDetail(err))
 			return true
 		}
 		gp.eng[c] = e
@@ -189,7 +193,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		}
 		m, err := game.PlayText(st, reply.Move)
 		if err != nil {
-			gp.forfeitKind(ctx, side, ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", reply.Move, st.Ply()+1, err))
+			gp.forfeitKind(ctx, side, ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", clipText(reply.Move, 64), st.Ply()+1, err))
 			return true
 		}
 		text := m.String()
@@ -247,15 +251,37 @@ func forfeitKindOf(err error) string {
 }
 
 func (gp *gamePlay) forfeit(ctx context.Context, c game.Color, err error) {
-	detail := err.Error()
+	gp.forfeitKind(ctx, c, forfeitKindOf(err), errorDetail(err))
+}
+
+// errorDetail is the detail of a forfeit for err: an engine error without
+// its kind and bot, which are recorded apart.
+func errorDetail(err error) string {
 	var ee *engine.Error
 	if errors.As(err, &ee) && ee.Err != nil {
-		detail = ee.Err.Error() // the kind and the bot are recorded apart
+		return ee.Err.Error()
 	}
-	gp.forfeitKind(ctx, c, forfeitKindOf(err), detail)
+	return err.Error()
+}
+
+// maxDetail bounds the detail of a forfeit, which may quote what a bot
+// wrote (an illegal move of 60 KB, say).
+const maxDetail = 512
+
+// clipText cuts s to at most n bytes, at a UTF-8 boundary, and says how
+// much it cut.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "... (" + strconv.Itoa(len(s)-n) + " more bytes)"
 }
 
 func (gp *gamePlay) forfeitKind(ctx context.Context, c game.Color, kind, detail string) {
+	detail = clipText(detail, maxDetail)
 	gp.r.forfeitNotice(gp.rec.ID, gp.names[c], c, kind, detail)
 	gp.finish(ctx, game.Win(c.Other()), ReasonForfeit, &Forfeit{Kind: kind, Bot: gp.names[c], Detail: detail}, nil)
 }
