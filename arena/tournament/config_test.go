@@ -389,6 +389,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("[game]\nname = \"cheversi\"\n" + twoBots))
 	f.Add([]byte("name = 'x'\n[[bots]]\nname = \"a\"\nenv = { A = \"1\", \"b.c\" = '2' }\n[bots.time]\nmove = \"1s\"\n"))
 	f.Add([]byte("a.b.\"c\" = \"\"\"\nmulti\n\"\"\"\n[[x.y]]\n[x.y.z]\nk = [1, [2, 3], {a = 1}]\n"))
+	// Many keys in error: each error used to scan every key for its line,
+	// so that a few thousand took the fuzzer tens of seconds.
+	f.Add(manyUnknownKeys(1000))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := tournament.Parse(data, "fuzz.toml", dir)
@@ -399,4 +402,27 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("error does not wrap ErrConfig: %v", err)
 		}
 	})
+}
+
+// manyUnknownKeys returns a configuration with n array tables, each with
+// an unknown key.
+func manyUnknownKeys(n int) []byte {
+	var b strings.Builder
+	b.WriteString("[game]\nname = \"cheversi\"\n")
+	for i := range n {
+		fmt.Fprintf(&b, "[[x]]\nk%d = 1\n", i)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkParseManyErrors measures Parse on 4000 unknown keys, each of
+// which gets an error naming its line.
+func BenchmarkParseManyErrors(b *testing.B) {
+	data := manyUnknownKeys(4000)
+	dir := b.TempDir()
+	for b.Loop() {
+		if _, err := tournament.Parse(data, "many.toml", dir); err == nil {
+			b.Fatal("Parse accepted unknown keys")
+		}
+	}
 }

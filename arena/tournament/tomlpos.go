@@ -24,14 +24,36 @@ import (
 type keyLines struct {
 	lines   map[string]int
 	sources map[string]string
+	// The same by path without array indices (bots.name), keeping the
+	// least line and flag, so that a lookup by such a path costs no scan
+	// of every key: a document of many keys, each in error, would
+	// otherwise take time quadratic in their number.
+	plainLines   map[string]int
+	plainSources map[string]string
 }
 
 // setSource records that a flag set the key at an indexed path.
 func (k *keyLines) setSource(path []string, flag string) {
 	if k.sources == nil {
-		k.sources = map[string]string{}
+		k.sources, k.plainSources = map[string]string{}, map[string]string{}
 	}
-	k.sources[strings.Join(path, ".")] = flag
+	p := strings.Join(path, ".")
+	k.sources[p] = flag
+	if plain := unindexed(p); k.plainSources[plain] == "" || flag < k.plainSources[plain] {
+		k.plainSources[plain] = flag
+	}
+}
+
+// unindexed drops the array indices (numeric segments) of a dotted path.
+func unindexed(p string) string {
+	segs := strings.Split(p, ".")
+	out := segs[:0]
+	for _, seg := range segs {
+		if _, err := strconv.Atoi(seg); err != nil {
+			out = append(out, seg)
+		}
+	}
+	return strings.Join(out, ".")
 }
 
 // source returns the flag that set the key at an indexed path, or "".
@@ -44,10 +66,10 @@ func (k keyLines) source(path []string) string { return k.sources[strings.Join(p
 // indices (bots.2.name) or not, as the decoder gives keys (bots.name).
 func (k keyLines) where(path []string, indexed bool) (line int, flag string, exact bool) {
 	for n := len(path); n > 0; n-- {
-		if f, ok := lookup(k.sources, path[:n], indexed, func(a, b string) bool { return a < b }); ok {
+		if f, ok := lookup(k.sources, k.plainSources, path[:n], indexed, func(a, b string) bool { return a < b }); ok {
 			return 0, f, n == len(path)
 		}
-		if l, ok := lookup(k.lines, path[:n], indexed, func(a, b int) bool { return a < b }); ok {
+		if l, ok := lookup(k.lines, k.plainLines, path[:n], indexed, func(a, b int) bool { return a < b }); ok {
 			return l, "", false
 		}
 	}
@@ -66,12 +88,18 @@ func (k keyLines) where(path []string, indexed bool) (line int, flag string, exa
 }
 
 // lookup finds the value recorded for path, trying every array index when
-// path has none and keeping the least value by less.
-func lookup[V any](m map[string]V, path []string, indexed bool, less func(a, b V) bool) (V, bool) {
+// path has none and keeping the least value by less. plain holds m's least
+// values by unindexed path (see keyLines).
+func lookup[V any](m, plain map[string]V, path []string, indexed bool, less func(a, b V) bool) (V, bool) {
 	if indexed {
 		v, ok := m[strings.Join(path, ".")]
 		return v, ok
 	}
+	if !slices.ContainsFunc(path, isNumber) {
+		v, ok := plain[strings.Join(path, ".")]
+		return v, ok
+	}
+	// A key that is itself a number: match segment by segment.
 	var best V
 	found := false
 	for p, v := range m {
@@ -80,6 +108,11 @@ func lookup[V any](m map[string]V, path []string, indexed bool, less func(a, b V
 		}
 	}
 	return best, found
+}
+
+func isNumber(seg string) bool {
+	_, err := strconv.Atoi(seg)
+	return err == nil
 }
 
 // matchesUnindexed reports whether an indexed path equals key once its
@@ -104,7 +137,14 @@ func matchesUnindexed(indexed, key []string) bool {
 func scanKeyLines(src string) keyLines {
 	s := &keyScanner{src: src, line: 1, out: map[string]int{}, arrays: map[string]int{}}
 	s.document()
-	return keyLines{lines: s.out}
+	plain := make(map[string]int, len(s.out))
+	for p, line := range s.out {
+		u := unindexed(p)
+		if l, ok := plain[u]; !ok || line < l {
+			plain[u] = line
+		}
+	}
+	return keyLines{lines: s.out, plainLines: plain}
 }
 
 type keyScanner struct {
