@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -833,13 +834,14 @@ func (c *Config) validateBots() []error {
 				add(path("dir"), "%q is not a directory", b.Dir)
 			}
 		}
-		for k := range b.Env {
+		// In key order: errors come out in a stable order.
+		for _, k := range slices.Sorted(maps.Keys(b.Env)) {
 			if k == "" || strings.ContainsAny(k, "=\x00") {
 				add(path("env"), "bad variable name %q", k)
 			}
 		}
-		for k, v := range b.Options {
-			if _, err := settingValue(v); err != nil {
+		for _, k := range slices.Sorted(maps.Keys(b.Options)) {
+			if _, err := settingValue(b.Options[k]); err != nil {
 				add(path("options", k), "%v", err)
 			}
 		}

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,8 +103,8 @@ func lookup[V any](m, plain map[string]V, path []string, indexed bool, less func
 	// A key that is itself a number: match segment by segment.
 	var best V
 	found := false
-	for p, v := range m {
-		if matchesUnindexed(strings.Split(p, "."), path) && (!found || less(v, best)) {
+	for _, p := range slices.Sorted(maps.Keys(m)) { // in order: the same work every time
+		if v := m[p]; matchesUnindexed(strings.Split(p, "."), path) && (!found || less(v, best)) {
 			best, found = v, true
 		}
 	}
