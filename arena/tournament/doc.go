@@ -23,7 +23,9 @@
 //
 // A Shard is one of N slices of the schedule: colour-reversed pair k goes
 // to slice k mod N. Run with Options.Shard plays one slice into a
-// directory of its own; game IDs stay those of the whole schedule.
+// directory of its own; game IDs stay those of the whole schedule. Merge
+// combines the slices' directories into one ordinary output directory, on
+// which Run plays whatever games are still missing.
 //
 // # Output directory
 //

@@ -215,7 +215,7 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 	r.done = make([]int, 0, len(recs))
 	for i := range recs {
 		if err := sched.match(&recs[i], r.manifest.Shard); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 		r.done = append(r.done, recs[i].ID)
 		r.tally.add(&recs[i])

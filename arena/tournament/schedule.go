@@ -352,7 +352,7 @@ func appendOpening(b []byte, o Opening) []byte {
 // ID and, with a shard, that the game belongs to that slice. It is called
 // once the manifest has shown that the configuration is the directory's:
 // a record that does not match is the journal's fault, an error wrapping
-// ErrJournal.
+// ErrJournal; a game of another slice is an error wrapping ErrOtherShard.
 func (s *Schedule) match(rec *Record, sh *Shard) error {
 	g, ok := s.Game(rec.ID)
 	if !ok {
@@ -364,8 +364,20 @@ func (s *Schedule) match(rec *Record, sh *Shard) error {
 			ErrJournal, JournalFile, rec.ID, rec.White, rec.Black, rec.Round, rec.Opening.Index, g.White, g.Black, g.Round, g.Opening+1)
 	}
 	if sh != nil && !sh.Has(rec.ID) {
-		return fmt.Errorf("%w: %s holds game %d, which belongs to slice %d/%d, not to slice %s",
-			ErrOtherShard, JournalFile, rec.ID, sliceOf(rec.ID, sh.Count), sh.Count, sh)
+		return &wrongSliceError{id: rec.ID, shard: *sh}
 	}
 	return nil
 }
+
+// wrongSliceError is a journal record of a game of another slice.
+type wrongSliceError struct {
+	id    int
+	shard Shard
+}
+
+func (e *wrongSliceError) Error() string {
+	return fmt.Sprintf("%s holds game %d, which belongs to slice %d/%d, not to slice %s",
+		JournalFile, e.id, sliceOf(e.id, e.shard.Count), e.shard.Count, e.shard)
+}
+
+func (e *wrongSliceError) Is(target error) bool { return target == ErrOtherShard }

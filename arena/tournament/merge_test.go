@@ -1,0 +1,240 @@
+package tournament_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+// playSlices plays the n slices of the configuration at path, slice i
+// into root/sI, and returns the directories.
+func playSlices(t *testing.T, path, root string, n int) []string {
+	t.Helper()
+	dirs := make([]string, n)
+	for i := range n {
+		dirs[i] = filepath.Join(root, "s"+strconv.Itoa(i))
+		opts := tournament.Options{Out: dirs[i], Shard: &tournament.Shard{Index: i, Count: n}}
+		if _, err := tournament.Run(context.Background(), loadConfig(t, path), opts); err != nil {
+			t.Fatalf("slice %d/%d: %v", i, n, err)
+		}
+	}
+	return dirs
+}
+
+// dirFiles reads every regular file of a merged directory but its lock.
+func dirFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		if e.Type().IsRegular() && e.Name() != ".lock" {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[e.Name()] = data
+		}
+	}
+	return out
+}
+
+func TestMerge(t *testing.T) {
+	path := shardConfig(t)
+	root := t.TempDir()
+	dirs := playSlices(t, path, root, 4)
+	ctx := context.Background()
+
+	a := filepath.Join(root, "merged-a")
+	sum, err := tournament.Merge(ctx, a, dirs, tournament.MergeOptions{})
+	if err != nil {
+		t.Fatalf("Merge: %v", err)
+	}
+	if sum.Games != 12 || len(sum.Missing) != 0 || sum.Manifest.Games != 12 || sum.Manifest.Shard != nil {
+		t.Errorf("summary: %d games, missing %v, manifest %d games shard %v; want 12 games, none missing, the whole tournament",
+			sum.Games, sum.Missing, sum.Manifest.Games, sum.Manifest.Shard)
+	}
+	recs := readRecords(t, a)
+	checkComplete(t, recs, 12)
+	for i, r := range recs {
+		if r.ID != i+1 {
+			t.Errorf("merged journal line %d holds game %d, want the journal sorted by ID", i+1, r.ID)
+		}
+	}
+	files := dirFiles(t, a)
+	for _, f := range []string{tournament.ManifestFile, tournament.JournalFile, "games.pgn", "report.md", "report.html", "report.json", "standings.csv"} {
+		if len(files[f]) == 0 {
+			t.Errorf("merged directory lacks %s", f)
+		}
+	}
+	if n := bytes.Count(files["games.pgn"], []byte("[Event ")); n != 12 {
+		t.Errorf("games.pgn holds %d games, want 12", n)
+	}
+
+	// The standings are those of all the slices' games together.
+	var all []tournament.Record
+	for _, d := range dirs {
+		all = append(all, readRecords(t, d)...)
+	}
+	m, _ := tournament.ReadManifest(a)
+	if got, want := tournament.Standings(recs, m.Bots), tournament.Standings(all, m.Bots); !reflect.DeepEqual(got, want) {
+		t.Errorf("merged standings %+v, want %+v", got, want)
+	}
+
+	// Another order of the inputs, into another directory, and again into
+	// the first: the same bytes.
+	b := filepath.Join(root, "merged-b")
+	if _, err := tournament.Merge(ctx, b, []string{dirs[2], dirs[0], dirs[3], dirs[1]}, tournament.MergeOptions{}); err != nil {
+		t.Fatalf("Merge in another order: %v", err)
+	}
+	if _, err := tournament.Merge(ctx, a, []string{dirs[3], dirs[1], dirs[0], dirs[2]}, tournament.MergeOptions{}); err != nil {
+		t.Fatalf("Merge again into %s: %v", a, err)
+	}
+	for name, want := range files {
+		if got := dirFiles(t, b)[name]; !bytes.Equal(got, want) {
+			t.Errorf("%s differs when the inputs come in another order", name)
+		}
+		if got := dirFiles(t, a)[name]; !bytes.Equal(got, want) {
+			t.Errorf("%s differs after merging again", name)
+		}
+	}
+
+	// The merged directory is an ordinary tournament: a run finds it complete.
+	run, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: a})
+	if err != nil || !run.Complete || run.Played != 0 {
+		t.Errorf("Run on the merged directory: %+v, %v; want it complete with nothing to play", run, err)
+	}
+}
+
+func TestMergePartial(t *testing.T) {
+	path := shardConfig(t)
+	root := t.TempDir()
+	dirs := playSlices(t, path, root, 4)
+	ctx := context.Background()
+
+	// Slice 0 lost its last game; slice 3 is not given.
+	journal := filepath.Join(dirs[0], tournament.JournalFile)
+	data, _ := os.ReadFile(journal)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	os.WriteFile(journal, bytes.Join(lines[:3], nil), 0o644)
+
+	out := filepath.Join(root, "merged")
+	sum, err := tournament.Merge(ctx, out, dirs[:3], tournament.MergeOptions{})
+	if !errors.Is(err, tournament.ErrIncomplete) {
+		t.Fatalf("Merge with games missing: err = %v, want ErrIncomplete", err)
+	}
+	want := "3 of 12 games are missing: slice 0/4: 1 of 4 games missing; slice 3/4: not given (2 games)"
+	if !strings.Contains(err.Error(), want) || sum == nil || sum.MissingText() != want {
+		t.Errorf("Merge error %q; want it to say %q", err, want)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an incomplete merge wrote %s (%v)", out, err)
+	}
+
+	sum, err = tournament.Merge(ctx, out, dirs[:3], tournament.MergeOptions{Partial: true})
+	if err != nil || sum.Games != 9 || sum.MissingText() != want {
+		t.Fatalf("partial Merge = %+v, %v; want 9 games and %q", sum, err, want)
+	}
+	// Running the tournament on the merge plays what is missing.
+	run, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: out})
+	if err != nil || run.Played != 3 || !run.Complete {
+		t.Fatalf("Run on the partial merge: %+v, %v; want the 3 missing games played", run, err)
+	}
+	checkComplete(t, readRecords(t, out), 12)
+	// Merging the same slices into it again keeps those games.
+	if sum, err := tournament.Merge(ctx, out, dirs[:3], tournament.MergeOptions{}); err != nil || sum.Games != 12 {
+		t.Errorf("Merge into the completed directory = %+v, %v; want 12 games", sum, err)
+	}
+	checkComplete(t, readRecords(t, out), 12)
+}
+
+func TestMergeRefusals(t *testing.T) {
+	path := shardConfig(t)
+	root := t.TempDir()
+	dirs := playSlices(t, path, root, 4)
+	ctx := context.Background()
+
+	// Slices of another schedule, of another split, and the whole tournament.
+	other := writeConfig(t, strings.Replace(shardBody, "seed = 4", "seed = 5", 1), "shard",
+		testBot{"a", "first"}, testBot{"b", "random:1"}, testBot{"c", "legal"})
+	otherDirs := playSlices(t, other, filepath.Join(root, "other"), 4)
+	halves := playSlices(t, path, filepath.Join(root, "halves"), 2)
+	whole := filepath.Join(root, "whole")
+	if _, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: whole}); err != nil {
+		t.Fatal(err)
+	}
+	// A copy of slice 1, and slice 2 with a game of slice 0 added.
+	dup := filepath.Join(root, "dup")
+	copyDir(t, dirs[1], dup)
+	wrong := filepath.Join(root, "wrong")
+	copyDir(t, dirs[2], wrong)
+	s0, _ := os.ReadFile(filepath.Join(dirs[0], tournament.JournalFile))
+	f, _ := os.OpenFile(filepath.Join(wrong, tournament.JournalFile), os.O_WRONLY|os.O_APPEND, 0)
+	f.Write(bytes.SplitAfter(s0, []byte("\n"))[0])
+	f.Close()
+	stranger := filepath.Join(root, "stranger")
+	os.MkdirAll(stranger, 0o755)
+	os.WriteFile(filepath.Join(stranger, "notes.txt"), []byte("mine"), 0o644)
+
+	for _, c := range []struct {
+		name   string
+		out    string
+		inputs []string
+		want   string
+	}{
+		{"another schedule", "", []string{dirs[0], otherDirs[1], dirs[2], dirs[3]}, "hold slices of different tournaments"},
+		{"mixed N", "", []string{dirs[0], halves[1]}, "the slices must come from one split (the same N of --shard I/N)"},
+		{"duplicate slice", "", []string{dirs[0], dirs[1], dup, dirs[2], dirs[3]}, "slice 1/4 is given twice"},
+		{"game in the wrong slice", "", []string{dirs[0], dirs[1], wrong, dirs[3]}, "which belongs to slice 0/4, not to slice 2/4"},
+		{"whole tournament as input", "", []string{dirs[0], whole}, "holds a whole tournament, not a slice of one"},
+		{"output is an input", dirs[0], dirs, "is both an input and the output"},
+		{"output holds other files", stranger, dirs, "is not empty and holds no tournament (it holds notes.txt)"},
+		{"output holds another tournament", otherDirs[0], dirs, "merge into a new or empty directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := c.out
+			if out == "" {
+				out = filepath.Join(t.TempDir(), "merged")
+			}
+			_, err := tournament.Merge(ctx, out, c.inputs, tournament.MergeOptions{Partial: true})
+			if !errors.Is(err, tournament.ErrMerge) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Merge: err = %v; want ErrMerge saying %q", err, c.want)
+			}
+		})
+	}
+
+	// A game recorded differently in the output and in a slice.
+	out := filepath.Join(root, "merged")
+	if _, err := tournament.Merge(ctx, out, dirs, tournament.MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	j := filepath.Join(out, tournament.JournalFile)
+	data, _ := os.ReadFile(j)
+	os.WriteFile(j, bytes.Replace(data, []byte(`"duration_ms":`), []byte(`"duration_ms":1`), 1), 0o644)
+	if _, err := tournament.Merge(ctx, out, dirs, tournament.MergeOptions{}); !errors.Is(err, tournament.ErrMerge) || !strings.Contains(err.Error(), "game 1 is recorded differently") {
+		t.Errorf("Merge over a changed game: err = %v; want ErrMerge naming game 1", err)
+	}
+}
+
+// copyDir copies the regular files of a tournament directory.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range dirFiles(t, from) {
+		if err := os.WriteFile(filepath.Join(to, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+func init() {
+	register(command{
+		name:    "merge",
+		summary: "combine the slices of a tournament played with run --shard into one directory",
+		run: func(ctx context.Context, args []string) error {
+			return runMerge(ctx, args, os.Stdout, os.Stderr)
+		},
+	})
+}
+
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("merge", "--out DIR [--partial] SLICE_DIR...")
+	out := fs.String("out", "", "the merged tournament's output directory: new, empty, or holding this tournament (required)")
+	partial := fs.Bool("partial", false, "write the merge even when games are missing (arena run --out DIR CONFIG plays them)")
+	var dirs []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		dirs, args = append(dirs, fs.Arg(0)), fs.Args()[1:]
+	}
+	switch {
+	case *out == "":
+		return usagef("--out is required")
+	case len(dirs) == 0:
+		return usagef("missing the slice directories to merge")
+	}
+	sum, err := tournament.Merge(ctx, *out, dirs, tournament.MergeOptions{Partial: *partial})
+	if errors.Is(err, tournament.ErrIncomplete) {
+		return fmt.Errorf("%w\n(nothing written: play the missing games of those slices and merge again, or merge with --partial and play them with arena run --out %s CONFIG)", err, shellQuote(*out))
+	}
+	if err != nil {
+		return err
+	}
+	m, recs, err := tournament.LoadDir(*out)
+	if err != nil {
+		return err
+	}
+	if err := printReports(stdout, *out, m, recs); err != nil {
+		return err
+	}
+	if text := sum.MissingText(); text != "" {
+		fmt.Fprintf(stderr, "%s; to play them: arena run --out %s CONFIG\n", text, shellQuote(*out))
+	}
+	fmt.Fprintf(stderr, "merged %d of %d games from %d slice directories into %s\n", sum.Games, m.Games, len(dirs), *out)
+	return nil
+}
