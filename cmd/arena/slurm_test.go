@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-games/arena/arena/tournament"
+)
+
+// slurmEnv asks for TestSlurm, which needs root and Debian's slurm-wlm and
+// munge packages (.ci/run installs them).
+const slurmEnv = "ARENA_SLURM"
+
+// slurmConfig is a short tournament of two deterministic bots (alphabeta
+// searching to a fixed depth whatever the clock says): 8 openings, 8
+// colour-reversed pairs, 16 games, about half a second each.
+const slurmConfig = `name = "slurm"
+seed = 7
+concurrency = 1
+[game]
+name = "cheversi"
+[openings]
+plies = 2
+count = 8
+[time]
+move = "30s"
+[[bots]]
+name = "shallow"
+builtin = "alphabeta"
+args = ["--depth", "4"]
+[[bots]]
+name = "deep"
+builtin = "alphabeta"
+args = ["--depth", "6"]
+`
+
+// TestSlurm runs the scripts of configs/cluster on a real one-node Slurm
+// cluster on localhost (.ci/slurm/up.sh): slurm-submit.sh submits a
+// tournament as an array of 4 slices and the merge as a dependent job; one
+// task is cancelled mid-run, so the merge fails naming that slice; the task
+// is resubmitted alone and the merge run again. Every game of the schedule
+// must be in the merged journal exactly once, the reports written, and the
+// games the same as an unsharded run's but for their timing.
+func TestSlurm(t *testing.T) {
+	if os.Getenv(slurmEnv) == "" {
+		t.Skipf("set %s=1 to run against a one-node Slurm cluster on localhost", slurmEnv)
+	}
+	for _, tool := range []string{"sbatch", "scancel", "squeue", "scontrol", "sinfo", "munged", "slurmctld", "slurmd"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s=1 but %s is not installed (apt-get install slurm-wlm munge): %v", slurmEnv, tool, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	start := time.Now()
+	root := t.TempDir()
+	repo, _ := filepath.Abs(filepath.Join("..", ".."))
+	cluster := filepath.Join(root, "cluster")
+	down := func() ([]byte, error) {
+		return exec.Command(filepath.Join(repo, ".ci", "slurm", "down.sh"), cluster).CombinedOutput()
+	}
+	if out, err := exec.CommandContext(ctx, filepath.Join(repo, ".ci", "slurm", "up.sh"), cluster).CombinedOutput(); err != nil {
+		down()
+		t.Fatalf("up.sh: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := down(); err != nil {
+			t.Errorf("down.sh: %v\n%s", err, out)
+		}
+	})
+	t.Logf("cluster up in %v", time.Since(start).Round(time.Millisecond))
+
+	exe := buildArena(t)
+	config := filepath.Join(root, "slurm.toml")
+	if err := os.WriteFile(config, []byte(slurmConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(root, "results")
+	scripts := filepath.Join(repo, "configs", "cluster")
+	env := append(os.Environ(), "SLURM_CONF="+filepath.Join(cluster, "slurm.conf"), "ARENA="+exe)
+	command := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s %q: %v\n%s", name, args, err, stderr.String())
+		}
+		return strings.TrimSpace(string(out))
+	}
+	// wait waits until a job (or array task) has ended and returns its
+	// state and exit code, e.g. "COMPLETED 0:0".
+	wait := func(job string) string {
+		t.Helper()
+		for command("squeue", "-h", "-j", job, "-o", "%T") != "" {
+			if ctx.Err() != nil {
+				t.Fatalf("job %s still in the queue: %v", job, ctx.Err())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		fields := map[string]string{}
+		for _, f := range strings.Fields(command("scontrol", "-o", "show", "job", job)) {
+			k, v, _ := strings.Cut(f, "=")
+			fields[k] = v
+		}
+		return fields["JobState"] + " " + fields["ExitCode"]
+	}
+	logOf := func(name string) string {
+		data, _ := os.ReadFile(filepath.Join(results, name))
+		return string(data)
+	}
+
+	submitted := command(filepath.Join(scripts, "slurm-submit.sh"), config, results, "4")
+	m := regexp.MustCompile(`^array job (\d+) .*; job (\d+) merges`).FindStringSubmatch(submitted)
+	if m == nil {
+		t.Fatalf("slurm-submit.sh said %q", submitted)
+	}
+	array, merge := m[1], m[2]
+
+	// Cancel task 2 once it has recorded a game.
+	journal := filepath.Join(results, "slice-2", tournament.JournalFile)
+	for {
+		if data, _ := os.ReadFile(journal); bytes.Count(data, []byte("\n")) >= 1 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("slice 2 recorded no game: %v\n%s", ctx.Err(), logOf("slurm-slice-2.log"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	command("scancel", array+"_2")
+	if state := wait(array + "_2"); !strings.HasPrefix(state, "CANCELLED") {
+		t.Errorf("task 2 ended %s after scancel, want CANCELLED", state)
+	}
+	recs, err := tournament.ReadJournal(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) >= 4 {
+		t.Fatalf("slice 2 finished its 4 games before it was cancelled; make the games longer")
+	}
+	t.Logf("task 2 cancelled with %d of 4 games recorded", len(recs))
+
+	// The merge runs once the array has ended, and fails on the gap.
+	if state := wait(merge); state != "FAILED 1:0" {
+		t.Errorf("merge with slice 2 incomplete ended %s, want FAILED 1:0\n%s", state, logOf("slurm-merge.log"))
+	}
+	if want := "slice 2/4: " + strconv.Itoa(4-len(recs)) + " of 4 games missing"; !strings.Contains(logOf("slurm-merge.log"), want) {
+		t.Errorf("merge log does not say %q:\n%s", want, logOf("slurm-merge.log"))
+	}
+	for _, task := range []string{"_0", "_1", "_3"} {
+		if state := wait(array + task); state != "COMPLETED 0:0" {
+			t.Errorf("task %s ended %s", task, state)
+		}
+	}
+
+	// Task 2 alone, as slurm-submit.sh says, then the merge again.
+	env = append(env, "ARENA_CONFIG="+config, "ARENA_OUT="+results, "ARENA_SLICES=4")
+	again := command("sbatch", "--parsable", "--array=2", "--output="+filepath.Join(results, "slurm-slice-%a.log"), filepath.Join(scripts, "slurm-slice.sbatch"))
+	again, _, _ = strings.Cut(again, ";")
+	merge = command("sbatch", "--parsable", "--dependency=afterany:"+again, "--output="+filepath.Join(results, "slurm-merge.log"), filepath.Join(scripts, "slurm-merge.sbatch"))
+	if state := wait(merge); state != "COMPLETED 0:0" {
+		t.Fatalf("merge ended %s\n%s\nslice 2:\n%s", state, logOf("slurm-merge.log"), logOf("slurm-slice-2.log"))
+	}
+	t.Logf("array, resubmission and merges done %v after start", time.Since(start).Round(time.Millisecond))
+
+	merged := filepath.Join(results, "merged")
+	recs, err = tournament.ReadJournal(filepath.Join(merged, tournament.JournalFile))
+	if err != nil {
+		t.Fatalf("merged journal: %v", err)
+	}
+	ids := map[int]int{}
+	for _, r := range recs {
+		ids[r.ID]++
+	}
+	for id := 1; id <= 16; id++ {
+		if ids[id] != 1 {
+			t.Errorf("game %d is %d times in the merged journal, want once", id, ids[id])
+		}
+	}
+	if len(recs) != 16 {
+		t.Errorf("merged journal has %d games, want 16", len(recs))
+	}
+	for _, f := range []string{tournament.ManifestFile, "games.pgn", "report.md", "report.html", "report.json", "standings.csv"} {
+		if fi, err := os.Stat(filepath.Join(merged, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("merged directory: %s not written (%v)", f, err)
+		}
+	}
+
+	// The same tournament unsharded, on this machine.
+	whole := filepath.Join(root, "whole")
+	if out, err := exec.CommandContext(ctx, exe, "run", "--quiet", "--out", whole, config).CombinedOutput(); err != nil {
+		t.Fatalf("unsharded run: %v\n%s", err, out)
+	}
+	got, want := untimedJournal(t, merged), untimedJournal(t, whole)
+	if len(got) != len(want) {
+		t.Fatalf("merged journal has %d games, the unsharded one %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			a, _ := json.Marshal(got[i])
+			b, _ := json.Marshal(want[i])
+			t.Errorf("game %d differs from the unsharded run's:\n%s\n%s", i+1, a, b)
+		}
+	}
+	t.Logf("Slurm cycle took %v", time.Since(start).Round(time.Millisecond))
+}
+
+// untimedJournal reads the journal of dir as generic JSON, ordered by game
+// ID, without the fields that depend on timing: when a game started, how
+// long it and each move took, and a move's search time.
+func untimedJournal(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, tournament.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for line := range bytes.Lines(data) {
+		var rec map[string]any
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatal(err)
+		}
+		delete(rec, "start")
+		delete(rec, "duration_ms")
+		moves, _ := rec["moves"].([]any)
+		for _, m := range moves {
+			mv, _ := m.(map[string]any)
+			delete(mv, "ms")
+			if info, ok := mv["info"].(map[string]any); ok {
+				delete(info, "time_ms")
+			}
+		}
+		out = append(out, rec)
+	}
+	byID := make([]map[string]any, len(out))
+	for _, rec := range out {
+		id, _ := rec["id"].(float64)
+		if i := int(id) - 1; i >= 0 && i < len(byID) && byID[i] == nil {
+			byID[i] = rec
+		} else {
+			t.Fatalf("%s: game id %v out of place", dir, rec["id"])
+		}
+	}
+	return byID
+}
