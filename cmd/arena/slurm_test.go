@@ -22,8 +22,8 @@ import (
 const slurmEnv = "ARENA_SLURM"
 
 // slurmConfig is a short tournament of two deterministic bots (alphabeta
-// searching to a fixed depth whatever the clock says): 8 openings, 8
-// colour-reversed pairs, 16 games, about half a second each.
+// searching a fixed number of nodes whatever the clock says): 8 openings,
+// 8 colour-reversed pairs, 16 games, about half a second each.
 const slurmConfig = `name = "slurm"
 seed = 7
 concurrency = 1
@@ -37,11 +37,11 @@ move = "30s"
 [[bots]]
 name = "shallow"
 builtin = "alphabeta"
-args = ["--depth", "4"]
+args = ["--nodes", "10000"]
 [[bots]]
 name = "deep"
 builtin = "alphabeta"
-args = ["--depth", "6"]
+args = ["--nodes", "40000"]
 `
 
 // TestSlurm runs the scripts of configs/cluster on a real one-node Slurm
