@@ -114,3 +114,22 @@ func ExampleOption_Check() {
 	// <nil>
 	// option Hash: bad option value: 4096 is outside 1..1024
 }
+
+// A move request of version 1.1 to a bot that asked for the position text,
+// node limits and movestogo: the clock is 40 moves per minute, the search
+// limited to 20000 nodes.
+func ExampleGo() {
+	w := protocol.NewWriter(os.Stdout)
+	err := w.WriteMessage(
+		protocol.Position{Moves: []string{"11-15"}},
+		protocol.FEN{Text: "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"},
+		protocol.Go{Clock: protocol.Clock{WTime: time.Minute, BTime: 58 * time.Second, MovesToGo: 40}, Nodes: 20000},
+	)
+	if err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// position startpos moves 11-15
+	// fen W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15
+	// go wtime 60000 btime 58000 winc 0 binc 0 movestogo 40 nodes 20000
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -207,4 +208,69 @@ func TestNoTranscript(t *testing.T) {
 	if data, _ := os.ReadFile(path); len(data) != 0 {
 		t.Errorf("log without a transcript holds %q", data)
 	}
+}
+
+// BenchmarkMoveRoundTripTranscript is BenchmarkMoveRoundTrip with the
+// bot's transcript on: every line both ways stamped and logged.
+func BenchmarkMoveRoundTripTranscript(b *testing.B) {
+	spec := botSpec(b, modeInstant)
+	log, err := OpenLog(filepath.Join(b.TempDir(), "bot.log"), -1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer log.Close()
+	spec.Log, spec.Transcript = log, true
+	e := mustStart(b, spec)
+	ctx := b.Context()
+	req := MoveRequest{
+		Moves: []string{"K@e4", "Q@d5", "R@a1", "B@c6"},
+		Legal: []string{"N@c3", "N@c4", "N@d3", "B@f3"},
+		Clock: protocol.Clock{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second},
+	}
+	for b.Loop() {
+		req.Deadline = time.Now().Add(5 * time.Second)
+		if _, err := e.Move(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzTranscriber feeds arbitrary bytes, cut into arbitrary reads, to a
+// transcriber: it must log one line per line end, each within its bound.
+func FuzzTranscriber(f *testing.F) {
+	f.Add([]byte("move 11-15\ninfo depth 3\r\n"), uint8(3))
+	f.Add([]byte("\xff\xfe\x00\n\n"+strings.Repeat("y", 2000)+"\n"), uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
+		path := filepath.Join(t.TempDir(), "t.log")
+		log, err := OpenLog(path, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := newTranscriber(log, 7, "←")
+		step := int(cut)%16 + 1
+		for i := 0; i < len(data); i += step {
+			tr.add(data[i:min(i+step, len(data))])
+		}
+		if err := log.Close(); err != nil {
+			t.Fatal(err)
+		}
+		out, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		if len(out) == 0 {
+			lines = nil
+		}
+		if want := bytes.Count(data, []byte{'\n'}); len(lines) != want {
+			t.Fatalf("%d lines logged for %d line ends:\n%q", len(lines), want, out)
+		}
+		for _, l := range lines {
+			// The stamp, the prefix, a quoted line (up to 4 bytes per
+			// byte) and the length note.
+			if len(l) > 40+4*maxTranscriptLine+30 || !strings.Contains(l, " [7] ← ") {
+				t.Fatalf("logged line %q", l)
+			}
+		}
+	})
 }

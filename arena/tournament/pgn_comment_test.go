@@ -24,3 +24,31 @@ func TestMoveComment(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendGameText measures writing one checkers game of 120 plies
+// to the PDN file, with and without the search info of every move.
+func BenchmarkAppendGameText(b *testing.B) {
+	for _, withInfo := range []bool{false, true} {
+		rec := Record{ID: 1, Round: 1, Game: "checkers", White: "a", Black: "b", FirstMover: "black", Result: "1/2-1/2",
+			Reason: "max-plies", Opening: RecordOpening{Index: 1, Moves: []string{"9-13", "21-17", "5-9"}}}
+		for i := range 117 {
+			m := MoveRecord{Move: "11x18x25", MS: float64(i) * 7.3}
+			if withInfo {
+				score := i*13 - 700
+				m.Info = &SearchInfo{Depth: 9, Score: &score, Nodes: 123456, TimeMS: 80, PV: []string{"11x18x25", "29x22"}}
+			}
+			rec.Moves = append(rec.Moves, m)
+		}
+		name := "plain"
+		if withInfo {
+			name = "info"
+		}
+		b.Run(name, func(b *testing.B) {
+			var buf []byte
+			for b.Loop() {
+				buf = AppendGameText(buf[:0], &rec, "bench")
+			}
+			b.SetBytes(int64(len(buf)))
+		})
+	}
+}
