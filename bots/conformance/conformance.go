@@ -755,17 +755,8 @@ func (c *checker) restart(ctx context.Context, rules game.Rules) {
 
 // legalMoves sums up the legal-move lists sent.
 func (c *checker) legalMoves(context.Context) {
-	const name = "legalmoves"
-	began := time.Now()
-	switch {
-	case !c.rep.ID.LegalMoves:
-		c.skip(name, "the bot does not request legal-move lists")
-	case c.legalSent == 0:
-		c.skip(name, "no move request reached the bot")
-	default:
-		c.pass(name, began, "%d move requests carried a shuffled legal-move list; %d answers were on it",
-			c.legalSent, c.legalAnswered)
-	}
+	c.requestSummary("legalmoves", c.rep.ID.LegalMoves, "the bot does not request legal-move lists", c.legalSent,
+		"%d move requests carried a shuffled legal-move list; %d answers were on it", c.legalSent, c.legalAnswered)
 	if len(c.nonCanonical) > 0 {
 		c.record(Result{Name: "notation", Status: Pass,
 			Detail: "accepted, but not in canonical notation: " + strings.Join(c.nonCanonical, ", ")})
@@ -854,16 +845,23 @@ func (c *checker) searchLimit(ctx context.Context, rules game.Rules, feature str
 
 // fen sums up the position texts sent.
 func (c *checker) fen(context.Context) {
-	const name = "fen"
+	c.requestSummary("fen", c.rep.ID.FEN, "the bot does not request the position text", c.fenSent,
+		"%d move requests carried the current position text, each the position the moves lead to; %d answers were legal there",
+		c.fenSent, c.fenAnswered)
+}
+
+// requestSummary reports on a part of the move requests that a bot gets
+// only when it asks for it: skipped when it did not ask (notAsked says
+// so) or when no request was sent, else passed with the detail.
+func (c *checker) requestSummary(name string, asked bool, notAsked string, sent int, format string, args ...any) {
 	began := time.Now()
 	switch {
-	case !c.rep.ID.FEN:
-		c.skip(name, "the bot does not request the position text")
-	case c.fenSent == 0:
+	case !asked:
+		c.skip(name, "%s", notAsked)
+	case sent == 0:
 		c.skip(name, "no move request reached the bot")
 	default:
-		c.pass(name, began, "%d move requests carried the current position text, each the position the moves lead to; %d answers were legal there",
-			c.fenSent, c.fenAnswered)
+		c.pass(name, began, format, args...)
 	}
 }
 
