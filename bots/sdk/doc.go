@@ -9,6 +9,13 @@
 // the arena says go (while still answering ping), writes the move, and
 // stops on gameover, quit or the end of its input.
 //
+// The optional features of protocol version 1.1 are fields of Bot: WantFEN
+// asks for the current position text with every request (Request.FEN),
+// NodeLimit and DepthLimit declare that Move obeys Request.Nodes and
+// Request.Depth, which a tournament may then set. The SDK always asks for
+// the moves left in a moves-per-period clock (Request.Clock.MovesToGo),
+// which Budget takes into account.
+//
 // A minimal bot:
 //
 //	func main() {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/bots/sdk"
 	"github.com/arena-games/arena/protocol"
 )
@@ -44,4 +46,22 @@ func ExampleRun() {
 	// readyok
 	// info string 7 legal moves
 	// move 9-13
+}
+
+// Budget shares out the clock: a twentieth of the time left, or, under a
+// moves-per-period clock, the time left over the moves to go plus one;
+// Ceiling is the most a node- or depth-limited search should take.
+func ExampleRequest_Budget() {
+	for _, c := range []protocol.Clock{
+		{WTime: 60 * time.Second, BTime: 60 * time.Second},
+		{WTime: 60 * time.Second, BTime: 60 * time.Second, MovesToGo: 29},
+		{MoveTime: time.Second},
+	} {
+		req := sdk.Request{Color: game.White, Clock: c}
+		fmt.Println(req.Budget(), req.Ceiling())
+	}
+	// Output:
+	// 3s 30s
+	// 2s 30s
+	// 900ms 900ms
 }
