@@ -89,7 +89,8 @@ func TestGoodBots(t *testing.T) {
 		}
 		cfg := fake("python")
 		cfg.Command, cfg.Args, cfg.Env = py, []string{script}, nil
-		cfg.HandshakeTimeout = 15 * time.Second // an interpreter starts slowly on a busy machine
+		// An interpreter starts and stops slowly on a busy machine.
+		cfg.HandshakeTimeout, cfg.QuitGrace = 15*time.Second, 10*time.Second
 		bots = append(bots, struct {
 			name string
 			cfg  Config
