@@ -262,7 +262,7 @@ func TestCommand(t *testing.T) {
 			args   []string
 			status int
 			out    []string
-		}{"python", []string{"check", "--movetime", "50ms", "--", py, filepath.Join("..", "python", "bot.py")}, 0,
+		}{"python", []string{"check", "--movetime", "50ms", "--timeout", "30s", "--quit-grace", "10s", "--", py, filepath.Join("..", "python", "bot.py")}, 0,
 			[]string{"PASS  legalmoves", "0 failed"}})
 	}
 	for _, tt := range tests {
