@@ -2,6 +2,7 @@ package reports
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -72,6 +73,27 @@ func WriteCompareHTML(w io.Writer, c *Comparison) error {
 	if err := compareTemplate.Execute(ew, v); err != nil {
 		return err
 	}
+	return ew.err
+}
+
+// ErrNoChart means a comparison without a tournament to draw: none has a
+// common node limit and games.
+var ErrNoChart = errors.New("no tournament with a node limit to chart")
+
+// WriteCompareSVG writes the chart of compare.html alone, as an SVG
+// document: the first mover's score with its interval against the node
+// limit, one line per rule set, the human figure as a reference line. It
+// returns ErrNoChart when there is nothing to draw.
+func WriteCompareSVG(w io.Writer, c *Comparison) error {
+	ch := compareChart(c)
+	if ch == nil {
+		return ErrNoChart
+	}
+	ew := &errWriter{w: w}
+	if err := compareTemplate.ExecuteTemplate(ew, "chart", ch); err != nil {
+		return err
+	}
+	fmt.Fprintln(ew)
 	return ew.err
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -145,6 +146,7 @@ func TestCompareGolden(t *testing.T) {
 		{"compare.json.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareJSON(b, c) }},
 		{"compare.txt.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareTerminal(b, c) }},
 		{"compare.html.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareHTML(b, c) }},
+		{"compare.svg.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareSVG(b, c) }},
 	} {
 		t.Run(w.file, func(t *testing.T) {
 			var b bytes.Buffer
@@ -242,6 +244,9 @@ func TestCompareHTMLChart(t *testing.T) {
 	}
 	if compareChart(mustCompare(t, compareEntries()[4:5], 0)) != nil {
 		t.Error("a chart without any node limit")
+	}
+	if err := WriteCompareSVG(io.Discard, mustCompare(t, compareEntries()[4:5], 0)); !errors.Is(err, ErrNoChart) {
+		t.Errorf("SVG without anything to draw: %v, want ErrNoChart", err)
 	}
 
 	var b bytes.Buffer

@@ -37,6 +37,7 @@ var compareFormats = map[string]func(io.Writer, *reports.Comparison) error{
 	"csv":      reports.WriteCompareCSV,
 	"json":     reports.WriteCompareJSON,
 	"html":     reports.WriteCompareHTML,
+	"svg":      reports.WriteCompareSVG,
 }
 
 // runCompare runs "arena compare [flags] DIR...": the side balance of each
@@ -45,7 +46,7 @@ var compareFormats = map[string]func(io.Writer, *reports.Comparison) error{
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", "[--baseline N|DIR] [--format F] [--out DIR] DIR...")
 	baseline := fs.String("baseline", "1", "the tournament the others are compared with: its `position` among the directories (from 1) or its directory")
-	format := fs.String("format", "terminal", "what to print: terminal, markdown, csv, json or html")
+	format := fs.String("format", "terminal", "what to print: terminal, markdown, csv, json, html or svg (the chart alone)")
 	out := fs.String("out", "", "also write compare.md, compare.csv, compare.json and compare.html into this `directory`")
 	dirs, err := parsePositional(fs, args)
 	if err != nil {
@@ -56,7 +57,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	write, ok := compareFormats[*format]
 	if !ok {
-		return usagef("unknown format %q (want terminal, markdown, csv, json or html)", *format)
+		return usagef("unknown format %q (want terminal, markdown, csv, json, html or svg)", *format)
 	}
 	base, err := baselineIndex(*baseline, dirs)
 	if err != nil {
@@ -134,6 +135,12 @@ func compareEntry(dir string) (reports.CompareEntry, error) {
 	if err != nil {
 		return reports.CompareEntry{}, err
 	}
+	return compareEntryOf(dir, m, recs)
+}
+
+// compareEntryOf returns the side balance of the tournament m describes,
+// whose games recs holds, read from dir.
+func compareEntryOf(dir string, m *tournament.Manifest, recs []tournament.Record) (reports.CompareEntry, error) {
 	if len(recs) == 0 {
 		return reports.CompareEntry{}, fmt.Errorf("%s: no games played yet", dir)
 	}
