@@ -78,3 +78,26 @@ func ExampleStandings() {
 	// alpha: 2 games, +1 =1 -0, 75.0%
 	// beta: 2 games, +0 =1 -1, 25.0%
 }
+
+func ExampleSchedule_Slice() {
+	s, err := tournament.NewSchedule(tournament.RoundRobin, 1, []string{"a", "b", "c"}, nil,
+		[]tournament.Opening{{Name: "start position"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Slice 1 of 2 holds every second colour-reversed pair, with the IDs
+	// the games have in the whole schedule.
+	sh, _ := tournament.ParseShard("1/2")
+	fmt.Println(s.Len(), "games;", s.SliceLen(&sh), "in slice", sh)
+	for g := range s.Slice(&sh) {
+		fmt.Println(g.ID, g.White, "vs", g.Black)
+	}
+	g, _ := s.Game(5)
+	fmt.Println("game 5:", g.White, "vs", g.Black, g.PairKey)
+	// Output:
+	// 6 games; 2 in slice 1/2
+	// 3 a vs c
+	// 4 c vs a
+	// game 5: b vs c r1/o1/b/c
+}

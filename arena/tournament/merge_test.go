@@ -20,13 +20,19 @@ func playSlices(t *testing.T, path, root string, n int) []string {
 	t.Helper()
 	dirs := make([]string, n)
 	for i := range n {
-		dirs[i] = filepath.Join(root, "s"+strconv.Itoa(i))
-		opts := tournament.Options{Out: dirs[i], Shard: &tournament.Shard{Index: i, Count: n}}
-		if _, err := tournament.Run(context.Background(), loadConfig(t, path), opts); err != nil {
-			t.Fatalf("slice %d/%d: %v", i, n, err)
-		}
+		dirs[i] = playSlice(t, path, filepath.Join(root, "s"+strconv.Itoa(i)), i, n)
 	}
 	return dirs
+}
+
+// playSlice plays slice i/n of the configuration at path into dir.
+func playSlice(t *testing.T, path, dir string, i, n int) string {
+	t.Helper()
+	opts := tournament.Options{Out: dir, Shard: &tournament.Shard{Index: i, Count: n}}
+	if _, err := tournament.Run(context.Background(), loadConfig(t, path), opts); err != nil {
+		t.Fatalf("slice %d/%d: %v", i, n, err)
+	}
+	return dir
 }
 
 // dirFiles reads every regular file of a merged directory but its lock.
@@ -49,10 +55,25 @@ func dirFiles(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
+// TestMerge plays the 4 slices of a tournament once; each subtest merges
+// copies of them.
 func TestMerge(t *testing.T) {
 	path := shardConfig(t)
-	root := t.TempDir()
-	dirs := playSlices(t, path, root, 4)
+	played := playSlices(t, path, t.TempDir(), 4)
+	copies := func(t *testing.T) (root string, dirs []string) {
+		root = t.TempDir()
+		for i, d := range played {
+			dirs = append(dirs, filepath.Join(root, "s"+strconv.Itoa(i)))
+			copyDir(t, d, dirs[i])
+		}
+		return root, dirs
+	}
+	t.Run("complete", func(t *testing.T) { root, dirs := copies(t); testMergeComplete(t, path, root, dirs) })
+	t.Run("partial", func(t *testing.T) { root, dirs := copies(t); testMergePartial(t, path, root, dirs) })
+	t.Run("refusals", func(t *testing.T) { root, dirs := copies(t); testMergeRefusals(t, path, root, dirs) })
+}
+
+func testMergeComplete(t *testing.T, path, root string, dirs []string) {
 	ctx := context.Background()
 
 	a := filepath.Join(root, "merged-a")
@@ -116,10 +137,7 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-func TestMergePartial(t *testing.T) {
-	path := shardConfig(t)
-	root := t.TempDir()
-	dirs := playSlices(t, path, root, 4)
+func testMergePartial(t *testing.T, path, root string, dirs []string) {
 	ctx := context.Background()
 
 	// Slice 0 lost its last game; slice 3 is not given.
@@ -158,19 +176,16 @@ func TestMergePartial(t *testing.T) {
 	checkComplete(t, readRecords(t, out), 12)
 }
 
-func TestMergeRefusals(t *testing.T) {
-	path := shardConfig(t)
-	root := t.TempDir()
-	dirs := playSlices(t, path, root, 4)
+func testMergeRefusals(t *testing.T, path, root string, dirs []string) {
 	ctx := context.Background()
 
 	// Slices of another schedule, of another split, and the whole tournament.
 	other := writeConfig(t, strings.Replace(shardBody, "seed = 4", "seed = 5", 1), "shard",
 		testBot{"a", "first"}, testBot{"b", "random:1"}, testBot{"c", "legal"})
-	otherDirs := playSlices(t, other, filepath.Join(root, "other"), 4)
-	halves := playSlices(t, path, filepath.Join(root, "halves"), 2)
-	whole := filepath.Join(root, "whole")
-	if _, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: whole}); err != nil {
+	otherSlice := playSlice(t, other, filepath.Join(root, "other"), 1, 4)
+	half := playSlice(t, path, filepath.Join(root, "half"), 1, 2)
+	whole := filepath.Join(root, "whole") // a merge is a whole tournament
+	if _, err := tournament.Merge(ctx, whole, dirs, tournament.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// A copy of slice 1, and slice 2 with a game of slice 0 added.
@@ -192,14 +207,14 @@ func TestMergeRefusals(t *testing.T) {
 		inputs []string
 		want   string
 	}{
-		{"another schedule", "", []string{dirs[0], otherDirs[1], dirs[2], dirs[3]}, "hold slices of different tournaments"},
-		{"mixed N", "", []string{dirs[0], halves[1]}, "the slices must come from one split (the same N of --shard I/N)"},
+		{"another schedule", "", []string{dirs[0], otherSlice, dirs[2], dirs[3]}, "hold slices of different tournaments"},
+		{"mixed N", "", []string{dirs[0], half}, "the slices must come from one split (the same N of --shard I/N)"},
 		{"duplicate slice", "", []string{dirs[0], dirs[1], dup, dirs[2], dirs[3]}, "slice 1/4 is given twice"},
 		{"game in the wrong slice", "", []string{dirs[0], dirs[1], wrong, dirs[3]}, "which belongs to slice 0/4, not to slice 2/4"},
 		{"whole tournament as input", "", []string{dirs[0], whole}, "holds a whole tournament, not a slice of one"},
 		{"output is an input", dirs[0], dirs, "is both an input and the output"},
 		{"output holds other files", stranger, dirs, "is not empty and holds no tournament (it holds notes.txt)"},
-		{"output holds another tournament", otherDirs[0], dirs, "merge into a new or empty directory"},
+		{"output holds another tournament", otherSlice, dirs, "merge into a new or empty directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := c.out

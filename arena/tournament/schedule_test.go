@@ -362,3 +362,24 @@ func BenchmarkScheduleLarge(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(2*rounds), "ns/game")
 	})
 }
+
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/1", "3/16", "5/4", "-1/3", "a/b", "1/2/3", "9223372036854775807/9223372036854775807", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		sh, err := tournament.ParseShard(text)
+		if err != nil {
+			if !errors.Is(err, tournament.ErrShard) {
+				t.Errorf("ParseShard(%q): error %v does not wrap ErrShard", text, err)
+			}
+			return
+		}
+		if sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
+			t.Errorf("ParseShard(%q) = %v, out of range", text, sh)
+		}
+		if again, err := tournament.ParseShard(sh.String()); err != nil || again != sh {
+			t.Errorf("ParseShard(%q) = %v; its String %q parses as %v, %v", text, sh, sh.String(), again, err)
+		}
+	})
+}
