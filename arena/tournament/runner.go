@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,7 +24,8 @@ import (
 
 // Options adjusts how Run plays a tournament.
 type Options struct {
-	// Out overrides the configuration's output directory.
+	// Out overrides the configuration's output directory (by default
+	// OUTPUT/slice-I for slice I of a Shard).
 	Out string
 	// Self is the arena executable that runs built-in bots as
 	// `Self bot NAME ARGS...`; "" means os.Executable().
@@ -166,8 +168,12 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 		return nil, err
 	}
 	dir := cfg.Output
-	if opts.Out != "" {
+	switch {
+	case opts.Out != "":
 		dir = opts.Out
+	case opts.Shard != nil:
+		// Slices of one tournament default to directories side by side.
+		dir = filepath.Join(cfg.Output, "slice-"+strconv.Itoa(opts.Shard.Index))
 	}
 	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, sched: sched, dir: dir, settings: cfg.Rules.Settings(), noticed: map[string]bool{}}
 	self := r

@@ -41,10 +41,16 @@ func TestShardedRuns(t *testing.T) {
 	owner := map[int]int{}
 	for i := range n {
 		sh := &tournament.Shard{Index: i, Count: n}
-		out := filepath.Join(root, sh.String()[:1])
-		sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out, Shard: sh})
+		cfg := loadConfig(t, path)
+		cfg.Output = root
+		// Without --out, slice I goes to OUTPUT/slice-I.
+		out := filepath.Join(root, "slice-"+sh.String()[:1])
+		sum, err := tournament.Run(context.Background(), cfg, tournament.Options{Shard: sh})
 		if err != nil {
 			t.Fatalf("slice %s: %v", sh, err)
+		}
+		if sum.Dir != out {
+			t.Errorf("slice %s went to %s, want %s", sh, sum.Dir, out)
 		}
 		// Pairs 0..5 go to slices 0,1,2,3,0,1: 4, 4, 2 and 2 games.
 		want := []int{4, 4, 2, 2}[i]

@@ -32,7 +32,7 @@ func init() {
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--shard I/N] [--set KEY=VALUE]... [--transcript BOT]... [--serve ADDR] [--quiet] CONFIG.toml")
-	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME)")
+	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME; for --shard I/N, its slice-I)")
 	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
 	var sets overrides
 	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "`N` games played at a time (default: the configuration's, or the number of CPUs the arena may use)")
