@@ -1,13 +1,18 @@
 package builtin
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/bots/sdk"
 )
 
 // benchStates returns positions from seeded random games of the named
@@ -71,4 +76,69 @@ func BenchmarkGreedyCheckers(b *testing.B) {
 
 func BenchmarkExpertCheversi(b *testing.B) {
 	benchSearch(b, "cheversi", NewExpert(1, 16), Limits{Nodes: 200_000})
+}
+
+// BenchmarkRandomMove measures one move request answered by the random bot
+// run as a process would be (over pipes, the arena's side in the
+// benchmark), through its own loop and through the SDK as the other
+// built-in bots are.
+func BenchmarkRandomMove(b *testing.B) {
+	request := "position startpos moves K@e4\nlegalmoves Q@d5 Q@e5 N@c3\ngo movetime 1000\n"
+	for _, c := range []struct {
+		name string
+		run  func(ctx context.Context, in io.Reader, out io.Writer) error
+	}{
+		{"own-loop", func(ctx context.Context, in io.Reader, out io.Writer) error {
+			return runRandom(ctx, DefaultOptions(), in, out, io.Discard)
+		}},
+		{"sdk", func(ctx context.Context, in io.Reader, out io.Writer) error {
+			bot, err := NewBot(NameRandom, DefaultOptions())
+			if err != nil {
+				return err
+			}
+			bot.Log = io.Discard
+			return sdk.Run(ctx, bot, in, out)
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			inR, inW, _ := os.Pipe()
+			outR, outW, _ := os.Pipe()
+			done := make(chan error, 1)
+			go func() { // ends at the end of its input
+				done <- c.run(b.Context(), inR, outW)
+				outW.Close()
+			}()
+			lines := bufio.NewReader(outR)
+			send := func(s string) {
+				if _, err := inW.WriteString(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			expect := func(prefix string) {
+				for {
+					line, err := lines.ReadString('\n')
+					if err != nil {
+						b.Fatal(err)
+					}
+					if strings.HasPrefix(line, prefix) {
+						return
+					}
+				}
+			}
+			send("arena 1\nisready\n")
+			expect("readyok")
+			send("newgame game cheversi preset cheversi color black\nisready\n")
+			expect("readyok")
+			for b.Loop() {
+				send(request)
+				expect("move ")
+			}
+			inW.Close()
+			if err := <-done; err != nil {
+				b.Fatal(err)
+			}
+			inR.Close()
+			outR.Close()
+		})
+	}
 }

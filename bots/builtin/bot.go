@@ -308,6 +308,9 @@ func info(r Result) protocol.Info {
 // the arena says quit or in ends (see sdk.Run); log receives the SDK's
 // notes.
 func Run(ctx context.Context, name string, o Options, in io.Reader, out, log io.Writer) error {
+	if name == NameRandom {
+		return runRandom(ctx, o, in, out, log)
+	}
 	b, err := NewBot(name, o)
 	if err != nil {
 		return err

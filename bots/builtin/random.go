@@ -2,10 +2,17 @@ package builtin
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/protocol"
 )
 
 // Random plays a uniformly random legal move. Its choices are a function
@@ -39,4 +46,143 @@ func (r *Random) Choose(ctx context.Context, st game.State, _ Limits) (Result, e
 	}
 	m := r.moves[r.rng.IntN(len(r.moves))]
 	return Result{Move: m, Nodes: 1, PV: []game.Move{m}, Elapsed: time.Since(start)}, nil
+}
+
+// runRandom plays random as a process, like Run but without the SDK's
+// goroutines: it reads its input and answers go in the caller's
+// goroutine, and it asks for the legal moves and picks among them, so
+// that a move costs little more than a read and a write. It makes the
+// same choices as Random (the arena lists the legal moves in the order of
+// State.LegalMoves); when no list comes it works them out from the
+// position. ctx is checked between lines.
+func runRandom(ctx context.Context, o Options, in io.Reader, out, log io.Writer) error {
+	b, err := NewBot(NameRandom, o)
+	if err != nil {
+		return err
+	}
+	id := b.ID()
+	id.LegalMoves = true
+	r := protocol.NewReader(in)
+	w := protocol.NewWriter(out)
+	var (
+		rnd    = NewRandom(o.Seed)
+		seed   = o.Seed
+		rules  game.Rules
+		pos    protocol.Position
+		legal  []string
+		hasPos bool
+		cache  positionCache
+	)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, err := r.ReadMessage()
+		if err != nil {
+			var pe *protocol.ProtocolError
+			if errors.As(err, &pe) {
+				fmt.Fprintf(log, "random: ignored input line: %v\n", err)
+				continue
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil
+			}
+			return err
+		}
+		var reply []protocol.Message
+		switch m := m.(type) {
+		case protocol.Hello:
+			if m.Version != protocol.Version {
+				return fmt.Errorf("random: the arena speaks protocol version %d, the bot version %d", m.Version, protocol.Version)
+			}
+			reply = id.Messages()
+		case protocol.IsReady:
+			reply = []protocol.Message{protocol.ReadyOK{}}
+		case protocol.Ping:
+			reply = []protocol.Message{protocol.Pong(m)}
+		case protocol.SetOption:
+			opt, ok := id.Option(m.Name)
+			n, err := strconv.ParseUint(m.Value, 10, 64)
+			if !ok || err != nil || opt.Check(m.Value) != nil {
+				fmt.Fprintf(log, "random: ignored setoption %s %q\n", m.Name, m.Value)
+				continue
+			}
+			seed = n
+			rnd = NewRandom(seed)
+		case protocol.NewGame:
+			if rules, err = games.New(m.Game, m.Preset, m.Settings); err != nil {
+				return fmt.Errorf("random: newgame: %w", err)
+			}
+			hasPos, legal, cache = false, nil, positionCache{}
+		case protocol.Position:
+			pos, hasPos, legal = m, true, nil
+		case protocol.LegalMoves:
+			legal = m.Moves
+		case protocol.Go:
+			if !hasPos || rules == nil {
+				fmt.Fprintln(log, "random: ignored go: no newgame and position before it")
+				continue
+			}
+			move, err := rnd.pick(legal, func() (game.State, error) { return cache.state(rules, pos) })
+			if err != nil {
+				return fmt.Errorf("random: %w", err)
+			}
+			reply = []protocol.Message{protocol.Move{Move: move}}
+		case protocol.GameOver:
+			hasPos, legal = false, nil
+		case protocol.Quit:
+			return nil
+		}
+		if len(reply) > 0 {
+			if err := w.WriteMessage(reply...); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// pick chooses among legal as Choose would among the same moves, or, when
+// legal is empty, among the legal moves of the position state returns.
+func (r *Random) pick(legal []string, state func() (game.State, error)) (string, error) {
+	if len(legal) > 0 {
+		return legal[r.rng.IntN(len(legal))], nil
+	}
+	st, err := state()
+	if err != nil {
+		return "", err
+	}
+	res, err := r.Choose(context.Background(), st, Limits{})
+	if err != nil {
+		return "", err
+	}
+	return res.Move.String(), nil
+}
+
+// positionCache decodes positions, playing only the moves added since the
+// last one when a position extends it.
+type positionCache struct {
+	text  string
+	moves []string
+	st    game.State
+}
+
+func (c *positionCache) state(rules game.Rules, p protocol.Position) (game.State, error) {
+	if c.st == nil || c.text != p.Text || len(c.moves) > len(p.Moves) || !slices.Equal(c.moves, p.Moves[:len(c.moves)]) {
+		var err error
+		c.st, c.moves, c.text = rules.Start(), c.moves[:0], p.Text
+		if p.Text != "" {
+			if c.st, err = rules.ParseState(p.Text); err != nil {
+				c.st = nil
+				return nil, fmt.Errorf("position: %w", err)
+			}
+		}
+	}
+	for _, text := range p.Moves[len(c.moves):] {
+		if _, err := game.PlayText(c.st, text); err != nil {
+			c.st = nil
+			return nil, fmt.Errorf("position: move %q: %w", text, err)
+		}
+		c.moves = append(c.moves, text)
+	}
+	return c.st, nil
 }

@@ -47,6 +47,13 @@ func runBot(ctx context.Context, args []string) error {
 	if err := o.Validate(); err != nil {
 		return usageError{err}
 	}
+	if name == builtin.NameRandom {
+		// random reads its input without a goroutine of its own, so an
+		// interrupt cannot stop a read in progress; it has nothing to
+		// save, so it exits.
+		stop := context.AfterFunc(ctx, func() { os.Exit(130) })
+		defer stop()
+	}
 	err := builtin.Run(ctx, name, o, os.Stdin, os.Stdout, os.Stderr)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return ctx.Err()
