@@ -55,21 +55,20 @@ func (g *gate) applyRead() {
 	_ = g.out.SetReadDeadline(d)
 }
 
-// begin starts a call: no deadline, not canceled.
-func (g *gate) begin() {
+// update changes the gate's state with change and applies the read
+// deadline that follows.
+func (g *gate) update(change func()) {
 	g.mu.Lock()
-	g.read, g.canceled = time.Time{}, false
+	change()
 	g.applyRead()
 	g.mu.Unlock()
 }
 
+// begin starts a call: no deadline, not canceled.
+func (g *gate) begin() { g.update(func() { g.read, g.canceled = time.Time{}, false }) }
+
 // setRead sets the current call's read deadline (zero: none).
-func (g *gate) setRead(d time.Time) {
-	g.mu.Lock()
-	g.read = d
-	g.applyRead()
-	g.mu.Unlock()
-}
+func (g *gate) setRead(d time.Time) { g.update(func() { g.read = d }) }
 
 // setWrite sets the write deadline of the next write (zero: none).
 func (g *gate) setWrite(d time.Time) {
@@ -100,12 +99,7 @@ func (g *gate) stop(mark func()) {
 }
 
 // exited records that the bot exited at t: reads end exitDrain later.
-func (g *gate) exited(t time.Time) {
-	g.mu.Lock()
-	g.exitedAt = t
-	g.applyRead()
-	g.mu.Unlock()
-}
+func (g *gate) exited(t time.Time) { g.update(func() { g.exitedAt = t }) }
 
 // exitTime returns when the bot exited, if it has.
 func (g *gate) exitTime() (time.Time, bool) {
