@@ -74,8 +74,8 @@ func runTestTournament(spec string) int {
 //	onlyonce:F   the first process (the one that creates file F) plays
 //	             like crash; later ones exit at once
 //	hugemove     answers a 60 KB move at its second move
-//	slowstart:F  the first process (the one that creates file F) never
-//	             finishes the handshake; later ones play like first
+//	failstart:F  the first process (the one that creates file F) exits
+//	             before the handshake; later ones play like first
 //	startlog:F   appends "BEGIN END" (Unix nanoseconds) to file F around a
 //	             handshake it takes 100ms to answer, then plays like first
 //	builtin:NAME the built-in bot NAME (package builtin) with its defaults
@@ -148,10 +148,10 @@ func runTestBot(kind string) int {
 			switch kind {
 			case "nohandshake":
 				time.Sleep(time.Hour)
-			case "slowstart":
+			case "failstart":
 				if f, err := os.OpenFile(arg, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
 					f.Close()
-					time.Sleep(time.Hour)
+					return 3
 				}
 			case "startlog":
 				begin := time.Now().UnixNano()
