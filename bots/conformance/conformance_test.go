@@ -78,7 +78,7 @@ func TestGoodBots(t *testing.T) {
 		cfg  Config
 		pass []string // the optional checks that apply
 	}{
-		{"random", fake("builtin:random"), nil},
+		{"random", fake("builtin:random"), []string{"legalmoves"}},
 		{"greedy", fake("builtin:greedy"), nil},
 		{"alphabeta", fake("builtin:alphabeta"), limits},
 	}

@@ -22,12 +22,12 @@ func ExampleRun() {
 	// Output:
 	// PASS handshake
 	// PASS quit
-	// passed: true checks: 23 skipped: 7
+	// passed: true checks: 23 skipped: 6
 }
 
-// The random bot requests no optional feature, so the checks of node and
-// depth limits, legal-move lists, the position text and info lines do not
-// apply to it.
+// The random bot requests only the legal-move lists, so the checks of
+// node and depth limits, the position text and info lines do not apply to
+// it.
 func ExampleReport_Count() {
 	rep, err := Run(context.Background(), fake("builtin:random"), nil)
 	if err != nil {
@@ -44,7 +44,6 @@ func ExampleReport_Count() {
 	// cheversi: go depth
 	// checkers: go nodes
 	// checkers: go depth
-	// legalmoves
 	// fen
 	// info
 }
