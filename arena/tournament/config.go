@@ -23,6 +23,7 @@ import (
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/bots/builtin"
+	"github.com/arena-games/arena/bots/human"
 )
 
 // Tournament formats.
@@ -223,11 +224,16 @@ type DrawRule struct {
 	AfterPly int `toml:"after_ply"`
 }
 
+// builtinNames lists the bots a configuration may name with builtin: the
+// built-in engines, and the human player (package human).
+func builtinNames() []string { return append(builtin.Names(), human.Name) }
+
 // BotConfig is one participant.
 type BotConfig struct {
 	Name string `toml:"name"`
 	// Either Builtin names a built-in bot ("random", "greedy",
-	// "alphabeta"), run as `arena bot NAME ARGS...`, or Command is the
+	// "alphabeta", or "human": a person at a board page, see package
+	// human), run as `arena bot NAME ARGS...`, or Command is the
 	// executable: a path (relative to the configuration's directory) or a
 	// name looked up in PATH.
 	Builtin string   `toml:"builtin"`
@@ -540,6 +546,14 @@ func (c *Config) validate(md toml.MetaData) []error {
 
 	errs = append(errs, c.validateRules()...)
 
+	// A person plays one game at a time.
+	if slices.ContainsFunc(c.Bots, func(b BotConfig) bool { return b.Builtin == human.Name }) && c.Concurrency != 1 {
+		if md.IsDefined("concurrency") {
+			add([]string{"concurrency"}, "a person (builtin = %q) plays one game at a time: set it to 1", human.Name)
+		}
+		c.Concurrency = 1
+	}
+
 	if c.SPRT != nil {
 		if err := c.SPRT.Params().Validate(); err != nil {
 			add([]string{"sprt"}, "%v", err)
@@ -816,8 +830,8 @@ func (c *Config) validateBots() []error {
 			add(path("command"), "give either builtin or command, not both")
 		case b.Builtin == "" && b.Command == "":
 			add(path(), "bot %q needs a command or a builtin", b.Name)
-		case b.Builtin != "" && !slices.Contains(builtin.Names(), b.Builtin):
-			add(path("builtin"), "unknown built-in bot %q (want %s)", b.Builtin, strings.Join(builtin.Names(), ", "))
+		case b.Builtin != "" && !slices.Contains(builtinNames(), b.Builtin):
+			add(path("builtin"), "unknown built-in bot %q (want %s)", b.Builtin, strings.Join(builtinNames(), ", "))
 		case b.Command != "":
 			resolved, err := resolveCommand(b.Command, c.Dir)
 			if err != nil {

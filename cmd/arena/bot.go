@@ -10,12 +10,13 @@ import (
 	"strings"
 
 	"github.com/arena-games/arena/bots/builtin"
+	"github.com/arena-games/arena/bots/human"
 )
 
 func init() {
 	register(command{
 		name:    "bot",
-		summary: "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ") on stdin/stdout",
+		summary: "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ", or human) on stdin/stdout",
 		run:     runBot,
 	})
 }
@@ -23,7 +24,7 @@ func init() {
 // runBot runs "arena bot NAME [flags]": the named built-in bot speaking the
 // arena protocol on standard input and output, its notes on standard error.
 func runBot(ctx context.Context, args []string) error {
-	names := strings.Join(builtin.Names(), ", ")
+	names := strings.Join(append(builtin.Names(), human.Name), ", ")
 	if len(args) == 0 {
 		return usagef("usage: arena bot NAME [flags], with NAME one of %s", names)
 	}
@@ -31,6 +32,9 @@ func runBot(ctx context.Context, args []string) error {
 	if name == "-h" || name == "-help" || name == "--help" {
 		fmt.Fprintf(os.Stdout, "usage: arena bot NAME [flags]\n\nNAME is one of %s; \"arena bot NAME -h\" lists its flags.\n", names)
 		return flag.ErrHelp
+	}
+	if name == human.Name {
+		return runHuman(ctx, args[1:])
 	}
 	if !slices.Contains(builtin.Names(), name) {
 		return usagef("unknown bot %q (want one of %s)", name, names)
@@ -55,6 +59,24 @@ func runBot(ctx context.Context, args []string) error {
 		defer stop()
 	}
 	err := builtin.Run(ctx, name, o, os.Stdin, os.Stdout, os.Stderr)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// runHuman runs "arena bot human [--listen ADDR]": a person playing
+// through a board page, as a protocol bot.
+func runHuman(ctx context.Context, args []string) error {
+	fs := newFlagSet("bot human", "[--listen ADDR]")
+	listen := fs.String("listen", human.DefaultListen, "serve the board page on `ADDR`")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	err := human.Run(ctx, human.Options{Listen: *listen}, os.Stdin, os.Stdout, os.Stderr)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return ctx.Err()
 	}

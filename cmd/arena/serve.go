@@ -10,6 +10,7 @@ import (
 
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports/live"
+	"github.com/arena-games/arena/reports/viewer"
 )
 
 func init() {
@@ -38,12 +39,12 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if _, err := tournament.ReadManifest(dir); err != nil {
 		fmt.Fprintf(stderr, "%s holds no tournament yet; the page will show it once one starts\n", dir)
 	}
-	l, err := live.Listen(*addr)
+	l, err := viewer.Listen(*addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv := live.New(dir, live.Options{})
-	fmt.Fprintf(stderr, "serving %s on %s (read-only; Ctrl-C to stop)\n", dir, live.URL(l))
+	fmt.Fprintf(stderr, "serving %s on %s (read-only; Ctrl-C to stop)\n", dir, viewer.URL(l))
 	return serveLive(ctx, srv, l)
 }
 
@@ -75,12 +76,12 @@ type livePage struct {
 // startLive starts serving the live page of the tournament that will run
 // in dir on addr. The page stops with stop (or ctx).
 func startLive(ctx context.Context, dir, addr string, stderr io.Writer) (*livePage, error) {
-	l, err := live.Listen(addr)
+	l, err := viewer.Listen(addr)
 	if err != nil {
 		return nil, fmt.Errorf("--serve: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	p := &livePage{srv: live.New(dir, live.Options{InRun: true}), url: live.URL(l), cancel: cancel, done: make(chan error, 1)}
+	p := &livePage{srv: live.New(dir, live.Options{InRun: true}), url: viewer.URL(l), cancel: cancel, done: make(chan error, 1)}
 	go func() { p.done <- serveLive(ctx, p.srv, l) }() // ends when ctx is done
 	fmt.Fprintf(stderr, "live page: %s\n", p.url)
 	return p, nil

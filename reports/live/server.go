@@ -23,10 +23,6 @@ var (
 	pageCSS string
 )
 
-// DefaultAddr is the address the live page is served on when none is
-// given: the loopback interface, on a port of the system's choosing.
-const DefaultAddr = "127.0.0.1:0"
-
 // Handler returns the page's HTTP handler. Its routes are fixed:
 //
 //	GET /              the page
@@ -152,32 +148,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Listen opens addr ("" for DefaultAddr) for Serve. A bare port (":8080")
-// is taken on the loopback interface.
-func Listen(addr string) (net.Listener, error) {
-	if addr == "" {
-		addr = DefaultAddr
-	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("address %q: %w", addr, err)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.Listen("tcp", net.JoinHostPort(host, port))
-}
-
 // Serve serves the page on l until ctx is done, then shuts the server
 // down. Run must be running (or ctx be done) for the page's streams to end.
 // On a loopback listener only requests naming a loopback host are
 // answered (421 otherwise), which keeps other web sites from reading the
 // page through a browser (DNS rebinding).
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
-	h := s.Handler()
-	if ip := addrIP(l.Addr()); ip != nil && ip.IsLoopback() {
-		h = loopbackOnly(h)
-	}
+	h := viewer.LocalOnly(l, s.Handler())
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -198,39 +175,4 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	}
 	<-errc
 	return nil
-}
-
-func addrIP(a net.Addr) net.IP {
-	if t, ok := a.(*net.TCPAddr); ok {
-		return t.IP
-	}
-	return nil
-}
-
-// loopbackOnly answers only requests whose Host is a loopback name.
-func loopbackOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if hh, _, err := net.SplitHostPort(host); err == nil {
-			host = hh
-		}
-		host = strings.Trim(host, "[]")
-		ip := net.ParseIP(host)
-		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			http.Error(w, "this page answers only to a loopback address such as 127.0.0.1", http.StatusMisdirectedRequest)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// URL returns the address to open in a browser for a listener.
-func URL(l net.Listener) string {
-	a := l.Addr().String()
-	if ip := addrIP(l.Addr()); ip != nil && ip.IsUnspecified() {
-		if t, ok := l.Addr().(*net.TCPAddr); ok {
-			a = net.JoinHostPort("127.0.0.1", strconv.Itoa(t.Port))
-		}
-	}
-	return "http://" + a + "/"
 }

@@ -19,4 +19,8 @@
 // A source gives the list of games (List, encoded compactly) and loads any
 // one game's plies (Game) on request, from data embedded in the page or
 // from a server.
+//
+// The pages served to a browser on the same machine (the live page, the
+// human player's board) listen with Listen and answer through LocalOnly,
+// which keeps other web sites out.
 package viewer

@@ -1,0 +1,456 @@
+package human
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/arena-games/arena/arena/checkers"
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/bots/sdk"
+	"github.com/arena-games/arena/reports/viewer"
+)
+
+// Name is the human bot's built-in name: builtin = "human" in a
+// configuration, "arena bot human" on the command line.
+const Name = "human"
+
+// DefaultListen is the board page's address without Options.Listen.
+const DefaultListen = "127.0.0.1:8765"
+
+// Options configure the human bot.
+type Options struct {
+	// Listen is the address of the board page (DefaultListen when "").
+	Listen string
+	// BindWait bounds how long Run retries an address still in use, as it
+	// is for a moment when the arena replaces this player's process
+	// (default 10s).
+	BindWait time.Duration
+}
+
+var (
+	//go:embed human.html
+	pageHTML string
+	//go:embed human.js
+	pageJS string
+	//go:embed human.css
+	pageCSS string
+)
+
+// Run plays the human bot over the protocol on in and out (see sdk.Run)
+// and serves the board page until the arena says quit, in ends or ctx is
+// done. log receives the page's address and the SDK's notes.
+func Run(ctx context.Context, o Options, in io.Reader, out, log io.Writer) error {
+	if o.Listen == "" {
+		o.Listen = DefaultListen
+	}
+	if o.BindWait <= 0 {
+		o.BindWait = 10 * time.Second
+	}
+	l, err := listen(ctx, o.Listen, o.BindWait)
+	if err != nil {
+		return err
+	}
+	p := newPlayer()
+	srv := &http.Server{Handler: viewer.LocalOnly(l, p.handler()), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan struct{})
+	go func() { // ends when srv is shut down
+		defer close(served)
+		srv.Serve(l)
+	}()
+	fmt.Fprintf(log, "human player: the board is at %s\n", viewer.URL(l))
+	err = sdk.Run(ctx, p.bot(log), in, out)
+	p.close()
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if serr := srv.Shutdown(shutdown); serr != nil {
+		srv.Close()
+	}
+	<-served
+	return err
+}
+
+// listen opens addr, retrying for up to wait while it is in use.
+func listen(ctx context.Context, addr string, wait time.Duration) (net.Listener, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		l, err := viewer.Listen(addr)
+		if err == nil || !errors.Is(err, syscall.EADDRINUSE) || time.Now().After(deadline) {
+			if err != nil {
+				return nil, fmt.Errorf("human player: board page: %w", err)
+			}
+			return l, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// State is what the board page shows, sent to it as JSON.
+type State struct {
+	// Status is "waiting" (no game yet), "opponent" (the opponent is to
+	// move), "move" (the person is) or "over".
+	Status string `json:"status"`
+	Game   string `json:"game,omitempty"`
+	Color  string `json:"color,omitempty"` // the person's colour
+	// Ply is the position, with the last move's squares and, in
+	// Cheversi, the scores and attacked squares; Moves the moves so far.
+	Ply   *viewer.Ply `json:"ply,omitempty"`
+	Moves []string    `json:"moves,omitempty"`
+	// Legal lists the legal moves when the person is to move, and
+	// Unplaced (Cheversi) the person's pieces still to place.
+	Legal    []string       `json:"legal,omitempty"`
+	Unplaced map[string]int `json:"unplaced,omitempty"`
+	// TimeLeftMS is the time the person had for this move when it was
+	// asked for.
+	TimeLeftMS int64  `json:"time_left_ms,omitempty"`
+	Result     string `json:"result,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Message    string `json:"message,omitempty"`
+	Games      int    `json:"games"` // games finished by this player's process
+}
+
+// player is the bot's side and the page's side of the person.
+type player struct {
+	mu      sync.Mutex
+	state   State
+	version uint64
+	changed chan struct{} // closed when state changes
+	turn    *turn         // the move being asked for; nil otherwise
+	rules   game.Rules
+	closed  chan struct{}
+}
+
+// turn is a move request waiting for the person.
+type turn struct {
+	st    game.State
+	reply chan string // buffered: the accepted move
+	done  bool
+}
+
+func newPlayer() *player {
+	return &player{state: State{Status: "waiting"}, changed: make(chan struct{}), closed: make(chan struct{})}
+}
+
+// setLocked publishes a new state. p.mu is held.
+func (p *player) setLocked(s State) {
+	p.state = s
+	p.version++
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+func (p *player) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.closed:
+	default:
+		close(p.closed)
+	}
+}
+
+func (p *player) bot(log io.Writer) sdk.Bot {
+	return sdk.Bot{
+		Name:   "human",
+		Author: "a person at the board page",
+		NewGame: func(_ context.Context, rules game.Rules, color game.Color) error {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.rules = rules
+			start := viewer.Start(rules.Start())
+			p.setLocked(State{Status: "opponent", Game: rules.Game(), Color: color.String(), Ply: &start, Games: p.state.Games})
+			return nil
+		},
+		Move:     p.move,
+		GameOver: p.gameOver,
+		Log:      log,
+	}
+}
+
+// move shows the position and waits for the person's move (or for the
+// arena to end the game).
+func (p *player) move(ctx context.Context, req sdk.Request) (string, error) {
+	ply, err := lastPly(req)
+	if err != nil {
+		return "", err
+	}
+	legal := req.State.LegalMoves(nil)
+	s := State{
+		Status: "move", Game: req.Rules.Game(), Color: req.Color.String(), Ply: &ply, Moves: req.Moves,
+		TimeLeftMS: req.TimeLeft().Milliseconds(),
+	}
+	for _, m := range legal {
+		s.Legal = append(s.Legal, m.String())
+	}
+	if cs, ok := req.State.(*cheversi.State); ok {
+		pos := cs.Position()
+		s.Unplaced = map[string]int{}
+		for pc := range cheversi.Piece(cheversi.NumPieces) {
+			s.Unplaced[pc.String()] = pos.Unplaced(req.Color, pc)
+		}
+	}
+	t := &turn{st: req.State, reply: make(chan string, 1)}
+	p.mu.Lock()
+	s.Games = p.state.Games
+	p.turn = t
+	p.setLocked(s)
+	p.mu.Unlock()
+
+	select {
+	case text := <-t.reply:
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.turn = nil
+		st := req.State.Clone()
+		next, err := viewer.Step(st, text)
+		if err == nil {
+			s := p.state
+			s.Status, s.Ply, s.Moves, s.Legal, s.Unplaced, s.TimeLeftMS = "opponent", &next, append(append([]string(nil), req.Moves...), text), nil, nil, 0
+			p.setLocked(s)
+		}
+		return text, nil
+	case <-ctx.Done():
+		p.mu.Lock()
+		p.turn = nil
+		p.mu.Unlock()
+		return "", ctx.Err()
+	}
+}
+
+// lastPly replays a request's moves to describe its position with the
+// last move's squares.
+func lastPly(req sdk.Request) (viewer.Ply, error) {
+	st := req.Rules.Start()
+	if req.StartText != "" {
+		var err error
+		if st, err = req.Rules.ParseState(req.StartText); err != nil {
+			return viewer.Ply{}, err
+		}
+	}
+	ply := viewer.Start(st)
+	for _, m := range req.Moves {
+		next, err := viewer.Step(st, m)
+		if err != nil {
+			return viewer.Ply{}, fmt.Errorf("human player: the arena's move %q: %w", m, err)
+		}
+		ply = next
+	}
+	return ply, nil
+}
+
+func (p *player) gameOver(_ context.Context, result game.Result, reason string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.state
+	s.Status, s.Result, s.Reason, s.Legal, s.Unplaced, s.TimeLeftMS = "over", result.String(), reason, nil, nil, 0
+	s.Games++
+	switch w, ok := result.Winner(); {
+	case !ok:
+		s.Message = "Draw."
+	case w.String() == s.Color:
+		s.Message = "You won."
+	default:
+		s.Message = "You lost."
+	}
+	p.setLocked(s)
+}
+
+// moveRequest is what the page posts: a move's text, or (checkers) the
+// squares a piece goes from and to.
+type moveRequest struct {
+	Move string `json:"move"`
+	From int    `json:"from"`
+	To   int    `json:"to"`
+}
+
+// moveReply says whether the move was taken, and if not why; Choices
+// lists the moves that fit the clicks when several do.
+type moveReply struct {
+	OK      bool     `json:"ok"`
+	Reason  string   `json:"reason,omitempty"`
+	Choices []string `json:"choices,omitempty"`
+}
+
+// play checks a move the person made against the rules and, when it is
+// legal, hands it to the bot.
+func (p *player) play(req moveRequest) moveReply {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := p.turn
+	if t == nil || t.done {
+		return moveReply{Reason: "it is not your move"}
+	}
+	text := req.Move
+	if text == "" {
+		cs, ok := t.st.(*checkers.State)
+		if !ok {
+			return moveReply{Reason: "no move given"}
+		}
+		var choices []string
+		var err error
+		text, choices, err = Resolve(cs, req.From, req.To)
+		switch {
+		case err != nil:
+			return moveReply{Reason: err.Error()}
+		case len(choices) > 0:
+			return moveReply{Reason: "more than one capture path joins these squares: choose one", Choices: choices}
+		}
+	}
+	m, err := t.st.ParseMove(text)
+	if err != nil {
+		return moveReply{Reason: err.Error()}
+	}
+	t.done = true
+	t.reply <- m.String()
+	return moveReply{OK: true}
+}
+
+// Resolve finds the checkers move that takes a piece from one square to
+// another, as the person clicks it: its text, or the choices when several
+// capture paths join the two squares, or the rules' reason why there is
+// none.
+func Resolve(st *checkers.State, from, to int) (string, []string, error) {
+	var found []string
+	for _, m := range st.Moves(nil) {
+		if m.From() == from && m.To() == to {
+			found = append(found, m.String())
+		}
+	}
+	switch len(found) {
+	case 0:
+	case 1:
+		return found[0], nil, nil
+	default:
+		return "", found, nil
+	}
+	// No such move: ask the rules why, in the notation that fits.
+	_, err := st.ParseMove(fmt.Sprintf("%d-%d", from, to))
+	if errors.Is(err, game.ErrBadNotation) {
+		if _, err2 := st.ParseMove(fmt.Sprintf("%dx%d", from, to)); err2 != nil {
+			err = err2
+		}
+	}
+	if err == nil {
+		err = fmt.Errorf("%w: %d to %d is not a move", game.ErrIllegalMove, from, to)
+	}
+	return "", nil, err
+}
+
+func (p *player) handler() http.Handler {
+	mux := http.NewServeMux()
+	static := func(body, ctype string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			w.Header().Set("Cache-Control", "no-cache")
+			http.ServeContent(w, r, "", time.Time{}, strings.NewReader(body))
+		}
+	}
+	mux.HandleFunc("GET /{$}", static(pageHTML, "text/html; charset=utf-8"))
+	mux.HandleFunc("GET /human.js", static(pageJS, "text/javascript; charset=utf-8"))
+	mux.HandleFunc("GET /human.css", static(pageCSS, "text/css; charset=utf-8"))
+	mux.HandleFunc("GET /viewer.js", static(viewer.Script, "text/javascript; charset=utf-8"))
+	mux.HandleFunc("GET /viewer.css", static(viewer.Style, "text/css; charset=utf-8"))
+	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		data, err := json.Marshal(p.state)
+		p.mu.Unlock()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(data)
+	})
+	mux.HandleFunc("GET /events", p.events)
+	mux.HandleFunc("POST /move", p.postMove)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// postMove takes a move from the page. Only the page itself may post: the
+// request must be JSON (which a form on another site cannot send without
+// asking first) and come from this origin.
+func (p *player) postMove(w http.ResponseWriter, r *http.Request) {
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+		http.Error(w, "want a JSON move", http.StatusUnsupportedMediaType)
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		if u, err := url.Parse(o); err != nil || u.Host != r.Host {
+			http.Error(w, "moves are taken only from this page", http.StatusForbidden)
+			return
+		}
+	}
+	var req moveRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10)).Decode(&req); err != nil {
+		http.Error(w, "want {\"move\": TEXT} or {\"from\": N, \"to\": N}", http.StatusBadRequest)
+		return
+	}
+	reply := p.play(req)
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(reply)
+}
+
+// events streams the state to the page, the newest version whenever it
+// changes.
+func (p *player) events(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	send := func(msg string) bool {
+		if rc.SetWriteDeadline(time.Now().Add(10*time.Second)) != nil {
+			return false
+		}
+		_, err := io.WriteString(w, msg)
+		return err == nil && rc.Flush() == nil
+	}
+	var sent uint64
+	first := true
+	for {
+		p.mu.Lock()
+		version, changed := p.version, p.changed
+		data, err := json.Marshal(p.state)
+		p.mu.Unlock()
+		if err != nil {
+			return
+		}
+		if first || version != sent {
+			if !send(fmt.Sprintf("event: state\ndata: %s\n\n", data)) {
+				return
+			}
+			sent, first = version, false
+		}
+		select {
+		case <-changed:
+		case <-r.Context().Done():
+			return
+		case <-p.closed:
+			return
+		case <-time.After(15 * time.Second):
+			if !send(": keep-alive\n\n") {
+				return
+			}
+		}
+	}
+}
