@@ -170,12 +170,12 @@ func TestExpertBudget(t *testing.T) {
 		moveTime time.Duration
 		want     time.Duration
 	}{
-		// Ply 4: White has 6 moves left; the last three are quick, so its
-		// share is a third of the clock; twice that plus the increment
-		// is more than two thirds of the clock, which caps it; less 10 ms.
-		{"cheversi clock", st, clock, 0, time.Second*2/3 - 10*time.Millisecond},
-		// Ply 2: seven moves left, a quarter of the clock each; twice that.
-		{"cheversi ply 2", early, protocol.Clock{WTime: 10 * time.Second, BTime: 10 * time.Second}, 0, 5*time.Second - 10*time.Millisecond},
+		// Ply 4: White has 6 moves left; the last two are quick, so its
+		// share is a quarter of the clock; twice that plus the increment
+		// is more than half of the clock, which caps it; less 10 ms.
+		{"cheversi clock", st, clock, 0, time.Second/2 - 10*time.Millisecond},
+		// Ply 2: seven moves left, a fifth of the clock each; twice that.
+		{"cheversi ply 2", early, protocol.Clock{WTime: 10 * time.Second, BTime: 10 * time.Second}, 0, 4*time.Second - 10*time.Millisecond},
 		{"cheversi clock capped", st, clock, 100 * time.Millisecond, 90 * time.Millisecond},
 		{"fixed move time", st, protocol.Clock{MoveTime: 200 * time.Millisecond}, 0, 170 * time.Millisecond},
 		{"checkers", ck, clock, 0, Budget(clock, game.Black, 0, 10*time.Millisecond)},
@@ -186,14 +186,14 @@ func TestExpertBudget(t *testing.T) {
 			t.Errorf("%s: budget %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	// The last move of each side may take two thirds of what is left.
+	// The last move of each side may take half of what is left.
 	for st.Ply() < cheversi.MaxPlies-2 {
 		if err := st.Play(st.LegalMoves(nil)[0]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	req := sdk.Request{State: st, Clock: clock, Color: st.Turn()}
-	if got, want := expertBudget(req, 0, 0), time.Second*2/3; got != want {
+	if got, want := expertBudget(req, 0, 0), time.Second/2; got != want {
 		t.Errorf("ply %d: budget %v, want %v", st.Ply(), got, want)
 	}
 }
