@@ -53,7 +53,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, st game.State, lim Limits) (Resu
 	switch s := st.(type) {
 	case *cheversi.State:
 		if a.cv == nil {
-			a.cv = &cvSearch{tt: a.tt, w: &defaultCvEval}
+			a.cv = &cvSearch{cvBase: cvBase{tt: a.tt}, w: &defaultCvEval}
 		}
 		a.cv.ctl = ctl
 		a.cv.salt = rulesSalt(s.Rules().Options())

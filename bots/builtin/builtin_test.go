@@ -169,10 +169,16 @@ func TestChooseErrors(t *testing.T) {
 // move texts.
 func playOut(t *testing.T, rules game.Rules, p Player, maxPlies int) []string {
 	t.Helper()
-	st := rules.Start()
+	return playOn(t, rules.Start(), [2]Player{p, p}, Limits{}, maxPlies)
+}
+
+// playOn plays st on with players[side] choosing for each side within lim,
+// for at most maxPlies plies, and returns the move texts.
+func playOn(t *testing.T, st game.State, players [2]Player, lim Limits, maxPlies int) []string {
+	t.Helper()
 	var moves []string
 	for !st.Outcome().Over() && len(moves) < maxPlies {
-		res, err := p.Choose(context.Background(), st, Limits{})
+		res, err := players[st.Turn()].Choose(context.Background(), st, lim)
 		if err != nil {
 			t.Fatal(err)
 		}

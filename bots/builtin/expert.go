@@ -64,7 +64,7 @@ func (e *Expert) Choose(ctx context.Context, st game.State, lim Limits) (Result,
 	}
 	e.tt.newSearch()
 	if e.cv == nil {
-		e.cv = &exSearch{tt: e.tt, seed: e.seed}
+		e.cv = &exSearch{cvBase: cvBase{tt: e.tt}, seed: e.seed}
 	}
 	o := s.Rules().Options()
 	e.cv.ctl = newControl(ctx, lim)

@@ -16,20 +16,12 @@ import (
 // needs only null-window tests around 0, and a position searched to the
 // end is solved by a few of them, far cheaper than its exact margin.
 type exSearch struct {
-	ctl  *control
-	tt   *table
-	w    *expertWeights
-	salt uint64 // mixed into hash keys: the rule set
+	cvBase
+	w *expertWeights
 	// seed orders the root moves before the first iteration, so that two
 	// players with different seeds break ties between equally scored
 	// moves differently (and still deterministically).
 	seed uint64
-
-	moves   [cheversi.MaxPlies + 1][maxCheversiMoves]cheversi.Move
-	pos     [cheversi.MaxPlies + 2]cheversi.Position
-	order   [cheversi.MaxPlies + 1][maxCheversiMoves]int32
-	killers [cheversi.MaxPlies + 1][2]cheversi.Move
-	history [2][cheversi.NumPieces][cheversi.NumSquares]int32
 }
 
 // run searches p by iterative deepening within the control's limits. The
@@ -43,8 +35,7 @@ func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 		return Result{}, ErrNoMoves
 	}
 	s.shuffle(root, p.Hash())
-	s.killers = [cheversi.MaxPlies + 1][2]cheversi.Move{}
-	ageHistory(s.history[0][:], s.history[1][:])
+	s.newRoot()
 	r := rootSearch[cheversi.Move]{
 		tt:       s.tt,
 		key:      p.Hash() ^ s.salt,
@@ -75,24 +66,6 @@ func (s *exSearch) shuffle(moves []cheversi.Move, key uint64) {
 		j := int(x % uint64(i+1))
 		moves[i], moves[j] = moves[j], moves[i]
 	}
-}
-
-// pv follows the transposition table from p for at most n moves.
-func (s *exSearch) pv(p cheversi.Position, n int) []game.Move {
-	var line []game.Move
-	for range n {
-		e := s.tt.probe(p.Hash() ^ s.salt)
-		if e == nil || e.move == 0 {
-			break
-		}
-		m := cheversi.Move(e.move)
-		if !p.Legal(m) {
-			break
-		}
-		line = append(line, m)
-		p.Play(m)
-	}
-	return line
 }
 
 // fullOrderDepth is the least depth at which the moves are ordered by the
@@ -140,66 +113,37 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 	if depth == 1 && left == 1 {
 		return s.lastMove(p, beta, ply)
 	}
-	key := p.Hash() ^ s.salt
-	var ttMove cheversi.Move
-	if e := s.tt.probe(key); e != nil {
-		ttMove = cheversi.Move(e.move)
-		if sc, ok := e.cutoff(depth, alpha, beta, ply); ok {
-			return sc
-		}
-	}
-	moves := p.GenerateMoves(s.moves[ply][:0])
-	if len(moves) == 0 {
-		return -(WinScore - ply)
+	n, moves, score, done := s.open(p, depth, alpha, beta, ply)
+	if done {
+		return score
 	}
 	us := p.Turn()
 	order := s.order[ply][:len(moves)]
-	k0, k1 := s.killers[ply][0], s.killers[ply][1]
-	hist := &s.history[us]
 	var g gains
 	if depth < fullOrderDepth {
 		g.init(p, s.w)
 	}
 	for i, m := range moves {
-		var o int32
-		switch m {
-		case ttMove:
-			o = 1 << 30
-		case k0:
-			o = 1 << 29
-		case k1:
-			o = 1<<29 - 1
+		o, first := s.first(us, ply, m, n.ttMove)
+		switch {
+		case first:
+		case depth >= fullOrderDepth:
+			q := *p
+			q.Play(m)
+			o += int32(-s.w.evaluate(&q)) << 12
 		default:
-			o = min(hist[m.Piece()][m.Square()], 1<<12-1)
-			if depth >= fullOrderDepth {
-				q := *p
-				q.Play(m)
-				o += int32(-s.w.evaluate(&q)) << 12
-			} else {
-				o += int32(g.of(m)) << 12
-			}
+			o += int32(g.of(m)) << 12
 		}
 		order[i] = o
 	}
-	origAlpha := alpha
-	best, bestMove := -WinScore-1, cheversi.Move(0)
 	for i := range moves {
-		// Selection: bring the best-ordered remaining move to i.
-		j := i
-		for k := i + 1; k < len(moves); k++ {
-			if order[k] > order[j] {
-				j = k
-			}
-		}
-		moves[i], moves[j] = moves[j], moves[i]
-		order[i], order[j] = order[j], order[i]
-		m := moves[i]
+		m := pickNext(moves, order, i)
 		q := &s.pos[ply+1]
 		*q = *p
 		q.Play(m)
 		var sc int
 		if i == 0 {
-			sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1)
+			sc = -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)
 		} else {
 			// Late moves of a heuristic search are first searched less
 			// deep, and again at full depth only if they raise alpha.
@@ -210,35 +154,22 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 					r = 2
 				}
 			}
-			sc = -s.negamax(q, depth-1-r, -alpha-1, -alpha, ply+1)
-			if r > 0 && sc > alpha && !s.ctl.stopped {
-				sc = -s.negamax(q, depth-1, -alpha-1, -alpha, ply+1)
+			sc = -s.negamax(q, depth-1-r, -n.alpha-1, -n.alpha, ply+1)
+			if r > 0 && sc > n.alpha && !s.ctl.stopped {
+				sc = -s.negamax(q, depth-1, -n.alpha-1, -n.alpha, ply+1)
 			}
-			if sc > alpha && sc < beta && !s.ctl.stopped {
-				sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1)
+			if sc > n.alpha && sc < n.beta && !s.ctl.stopped {
+				sc = -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)
 			}
 		}
 		if s.ctl.stopped {
 			return 0
 		}
-		if sc > best {
-			best, bestMove = sc, m
-			if sc > alpha {
-				alpha = sc
-				if alpha >= beta {
-					if m != ttMove && m != k0 {
-						s.killers[ply][1], s.killers[ply][0] = k0, m
-					}
-					if h := &hist[m.Piece()][m.Square()]; *h < 1<<20 {
-						*h += int32(depth * depth)
-					}
-					break
-				}
-			}
+		if s.raise(&n, us, m, sc) {
+			break
 		}
 	}
-	s.tt.store(key, depth, scoreToTT(best, ply), boundOf(best, origAlpha, beta), cvCode(bestMove))
-	return best
+	return s.close(&n)
 }
 
 // lastMove returns the proved score of p, where one piece is left to

@@ -93,19 +93,7 @@ func expertGame(t *testing.T, preset string, seeds [2]uint64, nodes int64, openi
 			t.Fatal(err)
 		}
 	}
-	players := [2]*Expert{NewExpert(seeds[0], 1), NewExpert(seeds[1], 1)}
-	var moves []string
-	for !st.Outcome().Over() {
-		res, err := players[st.Turn()].Choose(context.Background(), st, Limits{Nodes: nodes})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Play(res.Move); err != nil {
-			t.Fatal(err)
-		}
-		moves = append(moves, res.Move.String())
-	}
-	return moves
+	return playOn(t, st, [2]Player{NewExpert(seeds[0], 1), NewExpert(seeds[1], 1)}, Limits{Nodes: nodes}, cheversi.MaxPlies)
 }
 
 // TestExpertDeterministic: under a node limit the same players play the
