@@ -17,9 +17,9 @@ import (
 	"github.com/arena-games/arena/reports"
 )
 
-// handTournament lays out a finished tournament of config by hand, every
-// game played with the first legal move, and returns its directory and
-// records.
+// handTournament lays out a finished tournament of config by hand, as Run
+// leaves it, every game played from its opening with the first legal
+// move, and returns its directory and records.
 func handTournament(t *testing.T, config string) (string, []tournament.Record) {
 	t.Helper()
 	cfg, err := tournament.Parse([]byte(config), "hand.toml", t.TempDir())
@@ -44,8 +44,10 @@ func handTournament(t *testing.T, config string) (string, []tournament.Record) {
 	}
 	var recs []tournament.Record
 	for g := range sched.Games() {
-		rec := playFirstMoves(t, cfg.Rules, g)
-		rec.Opening.Moves = openings[g.Opening].Moves
+		rec := playFirstMoves(t, cfg.Rules, g, openings[g.Opening].Moves)
+		if err := tournament.Verify(&rec); err != nil {
+			t.Fatal(err)
+		}
 		if err := j.Append(&rec); err != nil {
 			t.Fatal(err)
 		}

@@ -109,36 +109,7 @@ func TestRunCountRule(t *testing.T) {
 // TestReportRebuildsFiles lays out a tournament directory by hand (as Run
 // leaves it) and checks that `arena report` rebuilds every report file.
 func TestReportRebuildsFiles(t *testing.T) {
-	cfg, err := tournament.Parse([]byte("name = \"hand\"\n[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"greedy\"\n"), "hand.toml", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	openings, err := tournament.LoadOpenings(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := tournament.NewManifest(cfg, sched).Write(dir); err != nil {
-		t.Fatal(err)
-	}
-	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for g := range sched.Games() {
-		rec := playFirstMoves(t, cfg.Rules, g)
-		if err := tournament.Verify(&rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := j.Append(&rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	j.Close()
+	dir, _ := handTournament(t, "name = \"hand\"\n[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"greedy\"\n")
 
 	var stdout, stderr bytes.Buffer
 	if err := runReport(context.Background(), []string{dir}, &stdout, &stderr); err != nil {
@@ -185,16 +156,21 @@ func TestReportRebuildsFiles(t *testing.T) {
 	}
 }
 
-// playFirstMoves plays a scheduled game with the first legal move every
-// ply and returns its record.
-func playFirstMoves(t *testing.T, rules game.Rules, g tournament.Scheduled) tournament.Record {
+// playFirstMoves plays a scheduled game from its opening with the first
+// legal move every ply and returns its record.
+func playFirstMoves(t *testing.T, rules game.Rules, g tournament.Scheduled, opening []string) tournament.Record {
 	t.Helper()
 	rec := tournament.Record{
 		ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rules.Game(), Preset: rules.Preset(), Rules: rules.Settings(),
-		Opening: tournament.RecordOpening{Index: g.Opening + 1, Moves: []string{}},
+		Opening: tournament.RecordOpening{Index: g.Opening + 1, Moves: append([]string{}, opening...)},
 		White:   g.White, Black: g.Black, FirstMover: rules.FirstMover().String(), Start: time.Now().UTC(),
 	}
 	st := rules.Start()
+	for _, m := range opening {
+		if _, err := game.PlayText(st, m); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var buf []game.Move
 	for !st.Outcome().Over() {
 		buf = st.LegalMoves(buf[:0])
