@@ -36,9 +36,13 @@ const (
 const (
 	// exitDrain is how long the arena keeps reading a bot's output after
 	// the bot has exited, to take the last lines it wrote (a move, say)
-	// before calling it a crash, and how long it waits after EOF on the
-	// bot's output to learn its exit status.
+	// before calling it a crash.
 	exitDrain = 100 * time.Millisecond
+	// exitStatusWait is how long the arena waits, once a bot's output has
+	// ended (or its input is closed), to learn its exit status for the
+	// error: a dying bot's exit reaches the arena through its supervisor,
+	// which a busy machine may take a while to schedule.
+	exitStatusWait = time.Second
 	// quitWriteTimeout bounds writing quit in Close.
 	quitWriteTimeout = 100 * time.Millisecond
 	// reapTimeout bounds the wait for the kernel to report a killed bot.
@@ -649,9 +653,9 @@ func (e *Engine) send(ctx context.Context, op string, deadline time.Time, msgs .
 }
 
 // gone describes a bot that stopped talking: its exit status if it exits
-// within exitDrain, else how.
+// within exitStatusWait, else how.
 func (e *Engine) gone(how string) string {
-	if waitFor(e.proc.exited, exitDrain) {
+	if waitFor(e.proc.exited, exitStatusWait) {
 		return e.proc.exitStatus()
 	}
 	return how
