@@ -251,3 +251,25 @@ func TestHTMLHundredThousandGames(t *testing.T) {
 	browsertest.Click(t, ctx, fmt.Sprintf(`table.av-list tr[data-id="%d"]`, sampled))
 	browsertest.WaitFor(t, ctx, "the sampled game", `document.querySelector("#av-game svg.av-board")`)
 }
+
+// BenchmarkWriteHTMLGames measures report.html with the game viewer for
+// tournaments of 1,000 and 100,000 games (the moves of up to MaxGameBytes
+// of them replayed and embedded).
+func BenchmarkWriteHTMLGames(b *testing.B) {
+	for _, n := range []int{1000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			m := testMeta()
+			m.Games = testGames(b, n)
+			a := testAnalysis()
+			var buf bytes.Buffer
+			b.ResetTimer()
+			for range b.N {
+				buf.Reset()
+				if err := WriteHTML(&buf, m, a); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len())/1e6, "MB")
+		})
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -64,20 +63,16 @@ func Run(ctx context.Context, o Options, in io.Reader, out, log io.Writer) error
 		return err
 	}
 	p := newPlayer()
-	srv := &http.Server{Handler: viewer.LocalOnly(l, p.handler()), ReadHeaderTimeout: 10 * time.Second}
+	sctx, stop := context.WithCancel(ctx)
 	served := make(chan struct{})
-	go func() { // ends when srv is shut down
+	go func() { // ends when stop is called
 		defer close(served)
-		srv.Serve(l)
+		viewer.Serve(sctx, l, p.handler())
 	}()
 	fmt.Fprintf(log, "human player: the board is at %s\n", viewer.URL(l))
 	err = sdk.Run(ctx, p.bot(log), in, out)
-	p.close()
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if serr := srv.Shutdown(shutdown); serr != nil {
-		srv.Close()
-	}
+	p.close() // ends the page's streams
+	stop()
 	<-served
 	return err
 }
@@ -353,38 +348,28 @@ func Resolve(st *checkers.State, from, to int) (string, []string, error) {
 }
 
 func (p *player) handler() http.Handler {
-	mux := http.NewServeMux()
-	static := func(body, ctype string) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", ctype)
-			w.Header().Set("Cache-Control", "no-cache")
-			http.ServeContent(w, r, "", time.Time{}, strings.NewReader(body))
-		}
-	}
-	mux.HandleFunc("GET /{$}", static(pageHTML, "text/html; charset=utf-8"))
-	mux.HandleFunc("GET /human.js", static(pageJS, "text/javascript; charset=utf-8"))
-	mux.HandleFunc("GET /human.css", static(pageCSS, "text/css; charset=utf-8"))
-	mux.HandleFunc("GET /viewer.js", static(viewer.Script, "text/javascript; charset=utf-8"))
-	mux.HandleFunc("GET /viewer.css", static(viewer.Style, "text/css; charset=utf-8"))
+	mux := viewer.Page{Name: "human", HTML: pageHTML, Script: pageJS, Style: pageCSS}.Mux()
 	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		data, err := json.Marshal(p.state)
-		p.mu.Unlock()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		w.Write(data)
+		_, data, _ := p.current()
+		viewer.WriteJSON(w, data)
 	})
-	mux.HandleFunc("GET /events", p.events)
+	mux.HandleFunc("GET /events", func(w http.ResponseWriter, r *http.Request) {
+		viewer.Stream(w, r, "state", 10*time.Second, p.closed, p.current)
+	})
 	mux.HandleFunc("POST /move", p.postMove)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		mux.ServeHTTP(w, r)
-	})
+	return viewer.Secure(mux)
+}
+
+// current returns the page's state, its version and a channel closed when
+// it changes.
+func (p *player) current() (uint64, []byte, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	data, err := json.Marshal(p.state)
+	if err != nil {
+		data = []byte(`{"status":"waiting","message":"the state cannot be encoded"}`)
+	}
+	return p.version, data, p.changed
 }
 
 // postMove takes a move from the page. Only the page itself may post: the
@@ -409,48 +394,4 @@ func (p *player) postMove(w http.ResponseWriter, r *http.Request) {
 	reply := p.play(req)
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(reply)
-}
-
-// events streams the state to the page, the newest version whenever it
-// changes.
-func (p *player) events(w http.ResponseWriter, r *http.Request) {
-	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	send := func(msg string) bool {
-		if rc.SetWriteDeadline(time.Now().Add(10*time.Second)) != nil {
-			return false
-		}
-		_, err := io.WriteString(w, msg)
-		return err == nil && rc.Flush() == nil
-	}
-	var sent uint64
-	first := true
-	for {
-		p.mu.Lock()
-		version, changed := p.version, p.changed
-		data, err := json.Marshal(p.state)
-		p.mu.Unlock()
-		if err != nil {
-			return
-		}
-		if first || version != sent {
-			if !send(fmt.Sprintf("event: state\ndata: %s\n\n", data)) {
-				return
-			}
-			sent, first = version, false
-		}
-		select {
-		case <-changed:
-		case <-r.Context().Done():
-			return
-		case <-p.closed:
-			return
-		case <-time.After(15 * time.Second):
-			if !send(": keep-alive\n\n") {
-				return
-			}
-		}
-	}
 }

@@ -42,7 +42,7 @@ builtin = "random"
 
 // fixture lays out a tournament directory (manifest, empty journal) and
 // returns it with its schedule and rules.
-func fixture(t *testing.T) (string, *tournament.Config, []tournament.Scheduled, []tournament.Opening) {
+func fixture(t testing.TB) (string, *tournament.Config, []tournament.Scheduled, []tournament.Opening) {
 	t.Helper()
 	cfg, err := tournament.Parse([]byte(config), "live.toml", t.TempDir())
 	if err != nil {
@@ -68,7 +68,7 @@ func fixture(t *testing.T) (string, *tournament.Config, []tournament.Scheduled, 
 }
 
 // play plays a scheduled game with random moves and records it.
-func play(t *testing.T, rules game.Rules, g tournament.Scheduled, openings []tournament.Opening, seed uint64) tournament.Record {
+func play(t testing.TB, rules game.Rules, g tournament.Scheduled, openings []tournament.Opening, seed uint64) tournament.Record {
 	t.Helper()
 	op := openings[g.Opening]
 	rec := tournament.Record{
@@ -430,4 +430,47 @@ func TestStalledBrowsersDoNotBlock(t *testing.T) {
 	}
 	// The server still answers, and catches up.
 	waitState(t, base, "no game in flight", func(s live.State) bool { return len(s.Flights) == 0 })
+}
+
+// BenchmarkObserver measures one Observer call (what a tournament pays
+// per move for its live page) while the page is rebuilt every millisecond
+// and four browsers read it.
+func BenchmarkObserver(b *testing.B) {
+	dir, cfg, sched, openings := fixture(b)
+	srv := live.New(dir, live.Options{InRun: true, Interval: time.Millisecond})
+	l, err := viewer.Listen("127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); srv.Run(ctx) }()
+	go func() { defer wg.Done(); srv.Serve(ctx, l) }()
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	for range 4 {
+		req, _ := http.NewRequestWithContext(ctx, "GET", viewer.URL(l)+"api/events", nil)
+		go func() { // reads until the server stops
+			resp, err := http.DefaultClient.Do(req)
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+	}
+	rec := play(b, cfg.Rules, sched[0], openings, 1)
+	header := rec
+	header.Moves = nil
+	b.ResetTimer()
+	for i := range b.N {
+		m := i % len(rec.Moves)
+		if m == 0 {
+			srv.GameEnded(header.ID)
+			srv.GameStarted(header)
+		}
+		srv.Moved(header.ID, rec.Moves[m])
+	}
 }

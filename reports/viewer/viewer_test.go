@@ -16,7 +16,7 @@ import (
 
 // randomGame plays random legal moves from the start of rules to the end
 // and returns their text.
-func randomGame(t *testing.T, rules game.Rules, seed uint64) []viewer.Move {
+func randomGame(t testing.TB, rules game.Rules, seed uint64) []viewer.Move {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	st := rules.Start()
@@ -166,5 +166,23 @@ func TestListEncoding(t *testing.T) {
 	const want = `{"game":"cheversi","bots":["a","b","c"],"openings":["o1","o2"],"reasons":["score","forfeit: time"],"rows":[[1,1,0,1,0,0,0,16],[2,1,1,0,0,1,1,7],[3,2,2,0,1,2,0,16]]}`
 	if string(data) != want {
 		t.Errorf("list encodes as\n%s\nwant\n%s", data, want)
+	}
+}
+
+// BenchmarkReplay measures replaying a whole game for the viewer.
+func BenchmarkReplay(b *testing.B) {
+	cr, _ := cheversi.New("", nil)
+	kr, _ := checkers.New("", nil)
+	for _, rules := range []game.Rules{cr, kr} {
+		b.Run(rules.Game(), func(b *testing.B) {
+			moves := randomGame(b, rules, 3)
+			b.ResetTimer()
+			for range b.N {
+				if _, err := viewer.Replay(rules, moves); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(moves)), "plies")
+		})
 	}
 }
