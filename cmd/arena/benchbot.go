@@ -136,11 +136,12 @@ func benchFloor(args []string) error {
 	if err != nil {
 		return err
 	}
-	var in, out [2]int
-	if err := syscall.Pipe2(in[:], syscall.O_CLOEXEC); err != nil {
+	in, err := blockingPipe()
+	if err != nil {
 		return err
 	}
-	if err := syscall.Pipe2(out[:], syscall.O_CLOEXEC); err != nil {
+	out, err := blockingPipe()
+	if err != nil {
 		return err
 	}
 	pid, err := syscall.ForkExec(self, []string{self, "bench-bot"}, &syscall.ProcAttr{
@@ -187,4 +188,18 @@ func benchFloor(args []string) error {
 	}
 	fmt.Println(time.Since(start).Nanoseconds() / int64(rounds))
 	return nil
+}
+
+// blockingPipe returns a pipe whose ends are blocking file descriptors,
+// closed on exec.
+func blockingPipe() ([2]int, error) {
+	var p [2]int
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	if err := syscall.Pipe(p[:]); err != nil {
+		return p, err
+	}
+	syscall.CloseOnExec(p[0])
+	syscall.CloseOnExec(p[1])
+	return p, nil
 }
