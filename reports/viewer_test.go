@@ -113,8 +113,9 @@ move = "2s"
 name = "random"
 builtin = "random"
 [[bots]]
-name = "greedy"
-builtin = "greedy"
+name = "alphabeta"
+builtin = "alphabeta"
+args = ["--movetime", "20ms"]
 [[bots]]
 name = "cheat"
 command = "SELF"
@@ -274,7 +275,32 @@ func TestReportViewerInChromium(t *testing.T) {
 	if forfeit == nil || board == nil {
 		t.Fatalf("the tournament has no forfeit or no game ended on the board")
 	}
+	// Show a game of alphabeta, which reports its search: the move list
+	// shows it with each of its moves.
+	for i := range recs {
+		if recs[i].Forfeit == nil && (recs[i].White == "alphabeta" || recs[i].Black == "alphabeta") {
+			board = &recs[i]
+			break
+		}
+	}
 	stepThrough(t, ctx, board)
+	infos := 0
+	for i, m := range board.Moves {
+		if m.Info == nil {
+			continue
+		}
+		infos++
+		got := browsertest.Eval[string](t, ctx, fmt.Sprintf(`document.querySelector('#av-game li[data-ply="%d"] .av-info').textContent`, len(board.Opening.Moves)+i+1))
+		if want := fmt.Sprintf("depth %d", m.Info.Depth); !strings.Contains(got, want) {
+			t.Errorf("move %d: search info %q lacks %q", i+1, got, want)
+		}
+	}
+	if infos == 0 {
+		t.Error("alphabeta's game has no search info to show")
+	}
+	for _, w := range browsertest.Widths {
+		browsertest.Screenshot(t, ctx, "report", w)
+	}
 	scores := browsertest.Eval[string](t, ctx, `document.querySelector("#av-game .av-final-score").textContent`)
 	if want := fmt.Sprintf("White %d, Black %d", board.Scores.White, board.Scores.Black); !strings.Contains(scores, want) {
 		t.Errorf("final score %q, want %q", scores, want)
@@ -321,9 +347,6 @@ func TestReportViewerInChromium(t *testing.T) {
 		if !(p[0] == pairs[0][0] && p[1] == pairs[0][1] || p[0] == pairs[0][1] && p[1] == pairs[0][0]) {
 			t.Errorf("the pair's list mixes %v and %v", pairs[0], p)
 		}
-	}
-	for _, w := range browsertest.Widths {
-		browsertest.Screenshot(t, ctx, "report", w)
 	}
 }
 

@@ -50,7 +50,7 @@ func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, err
 		return nil, fmt.Errorf("rating analysis: %w", err)
 	}
 	meta := ReportMeta(m, recs)
-	meta.Games = ViewGames(m.Game, dir, recs)
+	meta.Games = ViewGames(m, dir, recs)
 	if err := reports.WriteFiles(dir, meta, a); err != nil {
 		return nil, fmt.Errorf("reports: %w", err)
 	}

@@ -60,6 +60,12 @@ func ViewGameWith(rules game.Rules, r *Record) (*viewer.Game, error) {
 		Opening: OpeningLabel(r), OpeningPlies: len(r.Opening.Moves),
 		Result: r.Result, Reason: r.Reason, Plies: plies,
 	}
+	if a := r.Adjudication; a != nil {
+		g.Adjudication = a.Rule
+		if a.Detail != "" {
+			g.Adjudication += ": " + a.Detail
+		}
+	}
 	if f := r.Forfeit; f != nil {
 		color := game.White.String()
 		if f.Bot == r.Black && f.Bot != r.White {
@@ -70,15 +76,33 @@ func ViewGameWith(rules game.Rules, r *Record) (*viewer.Game, error) {
 	return g, nil
 }
 
-// ViewGames gives report.html the games of recs, listed by ID; dir is the
-// output directory the page names for viewing every game.
-func ViewGames(gameName, dir string, recs []Record) *reports.Games {
+// ViewClocks returns the time controls of a record's White and Black as
+// the manifest's bot setups describe them, nil when it has none.
+func ViewClocks(m *Manifest, r *Record) []string {
+	if m == nil || len(m.Setups) == 0 {
+		return nil
+	}
+	out := make([]string, 2)
+	for _, s := range m.Setups {
+		if s.Name == r.White {
+			out[0] = s.Time
+		}
+		if s.Name == r.Black {
+			out[1] = s.Time
+		}
+	}
+	return out
+}
+
+// ViewGames gives report.html the games of recs of the tournament m, listed
+// by ID; dir is the output directory the page names for viewing every game.
+func ViewGames(m *Manifest, dir string, recs []Record) *reports.Games {
 	order := make([]int, len(recs))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(recs[a].ID, recs[b].ID) })
-	list := viewer.NewList(gameName)
+	list := viewer.NewList(m.Game)
 	for _, i := range order {
 		list.Add(ViewSummary(&recs[i]))
 	}
@@ -93,7 +117,11 @@ func ViewGames(gameName, dir string, recs []Record) *reports.Games {
 			}
 			last = r
 		}
-		return ViewGameWith(rules, r)
+		g, err := ViewGameWith(rules, r)
+		if err == nil {
+			g.Clocks = ViewClocks(m, r)
+		}
+		return g, err
 	}
 	return &reports.Games{List: list, Dir: dir, Load: load}
 }

@@ -1,6 +1,7 @@
 package tournament_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/arena-games/arena/arena/tournament"
@@ -51,6 +52,12 @@ func TestViewGame(t *testing.T) {
 		t.Errorf("forfeit %+v, want %s (%s) on time", g.Forfeit, rec.Forfeit.Bot, wantColor)
 	}
 
+	rec.Reason, rec.Forfeit = tournament.ReasonAdjudication, nil
+	rec.Adjudication = &tournament.Adjudicated{Rule: "resign", Detail: "both bots scored -900 for 4 moves"}
+	if g, err = tournament.ViewGame(&rec); err != nil || g.Adjudication != "resign: both bots scored -900 for 4 moves" || g.Forfeit != nil {
+		t.Errorf("adjudicated game: %+v, %v", g, err)
+	}
+
 	rec.Moves[len(rec.Moves)-1].Move = rec.Moves[0].Move
 	if _, err := tournament.ViewGame(&rec); err == nil {
 		t.Error("a record that does not replay gives no error")
@@ -68,7 +75,8 @@ func TestViewGamesByID(t *testing.T) {
 		r.Opening.Index = id
 		recs = append(recs, r)
 	}
-	g := tournament.ViewGames("cheversi", "out", recs)
+	m := &tournament.Manifest{Game: "cheversi", Setups: []tournament.BotSetup{{Name: "a", Time: "1s/move"}, {Name: "b", Time: "10m0s+5s"}}}
+	g := tournament.ViewGames(m, "out", recs)
 	for i, want := range []int{1, 2, 5, 9} {
 		row := g.List.Rows[i]
 		if row[0] != want || g.List.Openings[row[4]] != "opening "+string(rune('0'+want)) || row[5] != viewer.Draw && row[5] != viewer.WhiteWins && row[5] != viewer.BlackWins {
@@ -80,6 +88,9 @@ func TestViewGamesByID(t *testing.T) {
 		}
 		if gm.ID != want || len(gm.Plies) != 17 {
 			t.Errorf("Load(%d) gives game %d with %d plies, want game %d with 17", i, gm.ID, len(gm.Plies), want)
+		}
+		if !slices.Equal(gm.Clocks, []string{"1s/move", "10m0s+5s"}) {
+			t.Errorf("game %d: clocks %v", gm.ID, gm.Clocks)
 		}
 	}
 }

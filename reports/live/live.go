@@ -62,8 +62,9 @@ type Server struct {
 	snap    *snapshot
 	changed chan struct{}
 
-	done    chan struct{} // closed when Run returns
-	clients atomic.Int32
+	done     chan struct{} // closed when Run returns
+	clients  atomic.Int32
+	manifest atomic.Pointer[tournament.Manifest]
 }
 
 // span is a line of the journal.
@@ -318,6 +319,7 @@ func (f *follower) step() bool {
 		switch {
 		case err == nil:
 			f.manifest, changed = m, true
+			f.s.manifest.Store(m)
 		case errors.Is(err, os.ErrNotExist):
 			return false
 		default:
@@ -615,6 +617,7 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
+			g.Clocks = tournament.ViewClocks(s.manifest.Load(), &rec)
 			return json.Marshal(g)
 		}
 	}
@@ -641,6 +644,7 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.Clocks = tournament.ViewClocks(s.manifest.Load(), &recs[0])
 	return json.Marshal(g)
 }
 

@@ -83,7 +83,13 @@ type Game struct {
 	Result       string   `json:"result"`        // "1-0", "0-1", "1/2-1/2", or "*" while it goes on
 	Reason       string   `json:"reason,omitempty"`
 	Forfeit      *Forfeit `json:"forfeit,omitempty"`
-	Plies        []Ply    `json:"plies"` // the start position, then one per move
+	// Adjudication says why an adjudicated game ended: the rule and the
+	// bots' reported scores that met it.
+	Adjudication string `json:"adjudication,omitempty"`
+	// Clocks are White's and Black's time controls, as the tournament
+	// describes them ("1s/move", "10m0s+5s"), when known.
+	Clocks []string `json:"clocks,omitempty"`
+	Plies  []Ply    `json:"plies"` // the start position, then one per move
 }
 
 // ErrReplay is wrapped by Replay's errors: a recorded move the rules

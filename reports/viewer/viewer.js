@@ -273,6 +273,7 @@
     "quiet-moves": "too many moves without a capture or a man move",
     "max-plies": "the length cap was reached",
     "forfeit": "forfeit",
+    "adjudication": "adjudicated",
   };
 
   // --- One game ---
@@ -285,7 +286,8 @@
     let showAttacks = !checkers;
     container.textContent = "";
     const title = h("h3", { class: "av-title", text: "Game " + g.id + ": " + g.white + " (White) vs " + g.black + " (Black)" });
-    const sub = h("p", { class: "av-sub", text: [g.opening ? "Opening " + g.opening : "", g.round ? "round " + g.round : ""].filter(Boolean).join(", ") });
+    const clocks = g.clocks && g.clocks[0] ? "time: White " + g.clocks[0] + ", Black " + g.clocks[1] : "";
+    const sub = h("p", { class: "av-sub", text: [g.opening ? "Opening " + g.opening : "", g.round ? "round " + g.round : "", clocks].filter(Boolean).join(", ") });
     const boardBox = h("div", { class: "av-boardbox" });
     const status = h("div", { class: "av-status", "aria-live": "polite" });
     const btn = function (label, title, fn) {
@@ -335,6 +337,9 @@
       const label = g.reason === "score" ? "Final score" : "Score when the game ended";
       end.appendChild(h("p", { class: "av-final-score", text: label + ": White " + last.s[0] + ", Black " + last.s[1] }));
     }
+    if (g.adjudication) {
+      end.appendChild(h("p", { class: "av-adjudication", text: "Adjudicated by the arena: " + g.adjudication }));
+    }
     if (g.forfeit) {
       end.appendChild(h("div", { class: "av-forfeit" }, [
         h("strong", { text: g.forfeit.bot + " (" + g.forfeit.color + ") forfeits: " + g.forfeit.kind }),
@@ -369,7 +374,12 @@
       status.textContent = s;
       text.textContent = p.p;
       Array.prototype.forEach.call(moves.children, function (li) {
-        li.classList.toggle("av-current", Number(li.getAttribute("data-ply")) === ply);
+        const cur = Number(li.getAttribute("data-ply")) === ply;
+        li.classList.toggle("av-current", cur);
+        if (cur && (li.offsetTop < moves.scrollTop || li.offsetTop + li.offsetHeight > moves.scrollTop + moves.clientHeight)) {
+          // Keep the current move in sight within the list.
+          moves.scrollTop = li.offsetTop - moves.clientHeight / 2;
+        }
       });
       end.style.display = ply === g.plies.length - 1 ? "" : "none";
     }
