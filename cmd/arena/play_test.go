@@ -238,3 +238,28 @@ func (p *arenaProcess) waitPage(t *testing.T, ctx context.Context, cond string) 
 	t.Fatalf("waiting for %s: the arena is still running; the page says %q; its output:\n%s", cond, page, p.stderr())
 	return false
 }
+
+// TestPlayClockApplies: a person who does not move loses on time, as a bot
+// would, and the games are recorded as such.
+func TestPlayClockApplies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two games that are lost on time")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := runArena(t, "play", "--game", "cheversi", "--bot", "builtin=greedy", "--out", out, "--my-tc", "0.5", "--quiet")
+	if code != 0 {
+		t.Fatalf("arena play: exit status %d\n%s", code, stderr)
+	}
+	_, recs, err := tournament.LoadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d games recorded, want 2", len(recs))
+	}
+	for _, r := range recs {
+		if r.Forfeit == nil || r.Forfeit.Bot != "you" || r.Forfeit.Kind != tournament.ForfeitTime || r.Winner != "greedy" {
+			t.Errorf("game %d: %s (%s), forfeit %+v; want you to lose on time", r.ID, r.Result, r.Reason, r.Forfeit)
+		}
+	}
+}
