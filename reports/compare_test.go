@@ -142,6 +142,7 @@ func TestCompareGolden(t *testing.T) {
 		write func(*bytes.Buffer, *Comparison) error
 	}{
 		{"compare.md.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareMarkdown(b, c) }},
+		{"compare-table.md.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareMarkdownTable(b, c) }},
 		{"compare.csv.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareCSV(b, c) }},
 		{"compare.json.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareJSON(b, c) }},
 		{"compare.txt.golden", func(b *bytes.Buffer, c *Comparison) error { return WriteCompareTerminal(b, c) }},

@@ -61,8 +61,16 @@ func WriteCompareTerminalWidth(w io.Writer, c *Comparison, width int) error {
 // by the note on its statistics.
 func WriteCompareMarkdown(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
-	mdTable(ew, compareTable(c), 5)
+	WriteCompareMarkdownTable(ew, c)
 	fmt.Fprintln(ew, md(compareNote(c)))
+	return ew.err
+}
+
+// WriteCompareMarkdownTable writes the comparison's Markdown table alone,
+// for documents that explain its columns once for several tables.
+func WriteCompareMarkdownTable(w io.Writer, c *Comparison) error {
+	ew := &errWriter{w: w}
+	mdTable(ew, compareTable(c), 5)
 	return ew.err
 }
 
