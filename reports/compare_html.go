@@ -113,8 +113,10 @@ func compareChart(c *Comparison) *cmpChart {
 			off = append(off, r.Name)
 			continue
 		}
+		// A preset that names its game (cheversi-classic, echeversi)
+		// needs no game before it.
 		label := r.Game + ": " + r.Rules()
-		if r.Game == r.Preset || strings.HasPrefix(r.Preset, r.Game) {
+		if strings.Contains(r.Preset, r.Game) {
 			label = r.Rules()
 		}
 		s := byKey[label]

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -264,6 +265,27 @@ func TestCompareHTMLChart(t *testing.T) {
 		if u != "http://www.w3.org/2000/svg" {
 			t.Errorf("compare.html mentions %s", u)
 		}
+	}
+}
+
+// TestCompareChartLabels checks the chart's line names: the rules alone
+// when the preset names the game, the game before a preset that does not.
+func TestCompareChartLabels(t *testing.T) {
+	entry := func(g, preset string, sw ...game.Setting) CompareEntry {
+		return CompareEntry{Name: preset, Game: g, Preset: preset, Switches: sw, Bots: []string{"a", "b"},
+			Strength: "1000 nodes", Nodes: 1000, FirstMover: "white", Counts: rating.WDL{Wins: 5, Draws: 1, Losses: 4}}
+	}
+	c := mustCompare(t, []CompareEntry{
+		entry("cheversi", "cheversi"), entry("cheversi", "cheversi-classic"), entry("cheversi", "echeversi"),
+		entry("cheversi", "cheversi", game.Setting{Key: "touch", Value: "any"}), entry("checkers", "american"),
+	}, 0)
+	var got []string
+	for _, s := range compareChart(c).Series {
+		got = append(got, s.Label)
+	}
+	want := []string{"cheversi", "cheversi-classic", "echeversi", "cheversi, touch=any", "checkers: american"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }
 
