@@ -6,15 +6,25 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // The processes arena bench measures the runner with: a bot that costs
 // next to nothing, and a raw pipe ping-pong between two processes, the
-// floor of one request/reply exchange. Both talk through raw read and
-// write system calls on blocking pipes, as a minimal C program does.
+// floor of one request/reply exchange. Both work as a minimal C program
+// does: raw read and write system calls on blocking pipes, and nothing
+// allocated per exchange. The system calls are made without the Go
+// scheduler's bookkeeping (rawRead, rawWrite): its hand-offs around a
+// blocking call (waking the runtime's monitor thread as the call starts,
+// a thread that may take the processor away while it waits) would cost
+// these single-goroutine programs more than the exchange itself. With
+// nothing allocated there is no garbage to collect either, and the
+// collector is turned off, so that it never needs to stop a goroutine
+// that waits in a raw system call.
 
 func init() {
 	register(command{
@@ -43,15 +53,16 @@ func benchBot(args []string) error {
 		}
 		seed = n | 1
 	}
+	debug.SetGCPercent(-1)
 	var (
-		buf  = make([]byte, 1<<17)
-		out  = make([]byte, 0, 256)
-		have int
-		move []byte // the chosen legal move; points into buf until go
-		keep [64]byte
+		buf     = make([]byte, 1<<17)
+		out     = make([]byte, 0, 256)
+		have    int
+		move    [64]byte // the chosen legal move
+		moveLen = -1     // -1: no legal moves since the last go
 	)
 	for {
-		n, err := syscall.Read(0, buf[have:])
+		n, err := rawRead(0, buf[have:])
 		if err == syscall.EINTR {
 			continue
 		}
@@ -68,7 +79,7 @@ func benchBot(args []string) error {
 			line := bytes.TrimRight(buf[start:start+nl], "\r")
 			start += nl + 1
 			cmd, rest, _ := bytes.Cut(line, []byte{' '})
-			switch string(cmd) {
+			switch string(cmd) { // no allocation: the conversion is only compared
 			case "arena":
 				out = append(out, "id name bench\ngames cheversi checkers\nrequest legalmoves\narenaok\n"...)
 			case "isready":
@@ -76,19 +87,18 @@ func benchBot(args []string) error {
 			case "ping":
 				out = append(append(append(out, "pong "...), rest...), '\n')
 			case "legalmoves":
-				fields := bytes.Fields(rest)
-				if len(fields) > 0 {
+				if count := countFields(rest); count > 0 {
 					seed ^= seed << 13
 					seed ^= seed >> 7
 					seed ^= seed << 17
-					move = append(keep[:0], fields[seed%uint64(len(fields))]...)
+					moveLen = copy(move[:], nthField(rest, int(seed%uint64(count))))
 				}
 			case "go":
-				if move == nil {
+				if moveLen < 0 {
 					return errors.New("bench-bot: go without legal moves")
 				}
-				out = append(append(append(out, "move "...), move...), '\n')
-				move = nil
+				out = append(append(append(out, "move "...), move[:moveLen]...), '\n')
+				moveLen = -1
 			case "quit":
 				return nil
 			}
@@ -106,15 +116,55 @@ func benchBot(args []string) error {
 	}
 }
 
-// writeAll writes p to the file descriptor fd.
-func writeAll(fd int, p []byte) error {
-	for len(p) > 0 {
-		n, err := syscall.Write(fd, p)
-		if err == syscall.EINTR {
+// countFields returns the number of space-separated fields of s.
+func countFields(s []byte) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && (i == 0 || s[i-1] == ' ') {
+			n++
+		}
+	}
+	return n
+}
+
+// nthField returns the space-separated field k of s, counted from 0.
+func nthField(s []byte, k int) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || (i > 0 && s[i-1] != ' ') {
 			continue
 		}
-		if err != nil {
-			return err
+		if k--; k < 0 {
+			j := i
+			for j < len(s) && s[j] != ' ' {
+				j++
+			}
+			return s[i:j]
+		}
+	}
+	return nil
+}
+
+// rawRead reads from the file descriptor fd with a raw system call.
+func rawRead(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
+}
+
+// writeAll writes p to the file descriptor fd with raw system calls.
+func writeAll(fd int, p []byte) error {
+	for len(p) > 0 {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return errno
 		}
 		p = p[n:]
 	}
@@ -158,13 +208,14 @@ func benchFloor(args []string) error {
 		var ws syscall.WaitStatus
 		_, _ = syscall.Wait4(pid, &ws, 0, nil)
 	}()
+	debug.SetGCPercent(-1)
 	ping, buf := []byte("ping x\n"), make([]byte, 64)
 	exchange := func() error {
 		if err := writeAll(in[1], ping); err != nil {
 			return err
 		}
 		for got := 0; got == 0 || buf[got-1] != '\n'; {
-			n, err := syscall.Read(out[0], buf[got:])
+			n, err := rawRead(out[0], buf[got:])
 			if err == syscall.EINTR {
 				continue
 			}
