@@ -20,9 +20,16 @@
 // caller's business.
 //
 // A call reads the bot's answer itself, in the caller's goroutine,
-// straight from the pipe, so that an answer wakes the caller once and is
-// handed over by no other goroutine. The pipes' deadlines bound every read
-// and write; Close, the caller's context and the bot's exit cut them short.
+// straight from the pipe. The arena's ends of the bot's stdin and stdout
+// are outside the Go runtime's network poller: a call that must wait
+// blocks in poll(2) on the pipe and on a wake-up descriptor of the Engine
+// (an eventfd on Linux, a pipe elsewhere), with the call's deadline as the
+// timeout, so that the bot's answer wakes the calling thread straight from
+// the kernel and costs one poll and one read, with no hand-off between
+// threads or goroutines. Close, the end of the caller's context and the
+// bot's exit wake the poll through that descriptor and cut the call short.
+// A call that waits holds its OS thread in the kernel, as blocking file
+// I/O does: a program playing N games at a time has about N such threads.
 //
 // Every failure is an *Error whose Kind says what happened: the bot did
 // not start, failed the handshake, ran out of time, crashed (exited or
@@ -40,7 +47,11 @@
 // two goroutines, one that learns of the bot's exit and reaps it, and the
 // stderr copier, and Close waits for both (and for a third it runs itself
 // while the bot quits, which reads and discards the bot's last output so
-// that it cannot block on a full pipe).
+// that it cannot block on a full pipe, and ends at the end of that output
+// or once the bot is reaped). A context that can be canceled, given to a
+// call, runs a short function when it ends that wakes the call's poll; the
+// Engine keeps that function registered while calls come with the same
+// context, and unregisters it at Close.
 //
 // On Linux, in a program that calls Supervise first thing in main, each
 // bot runs under a supervisor: the program's own executable, started in a

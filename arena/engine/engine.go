@@ -194,9 +194,13 @@ func Start(ctx context.Context, spec Spec) (*Engine, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Bot: name, Kind: KindCanceled, Op: "start", Err: err}
 	}
-	g := &gate{}
+	g, err := newGate()
+	if err != nil {
+		return nil, &Error{Bot: name, Kind: KindStart, Op: "start", Err: err}
+	}
 	proc, err := startProcess(&spec, g.exited)
 	if err != nil {
+		g.release()
 		return nil, &Error{Bot: name, Kind: KindStart, Op: "start", Err: err}
 	}
 	began := time.Now() // the bot's time starts once it runs
@@ -211,6 +215,7 @@ func Start(ctx context.Context, spec Spec) (*Engine, error) {
 	if err != nil {
 		if e == nil {
 			_ = proc.shutdown(0, reapTimeout)
+			g.release()
 			return nil, &Error{Bot: name, Kind: KindStart, Op: "start", Err: err}
 		}
 		e.closeOnce.Do(func() { e.closeErr = e.shutdown(false) })
@@ -221,22 +226,23 @@ func Start(ctx context.Context, spec Spec) (*Engine, error) {
 
 // newEngine wraps a started process whose exits g hears of.
 func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) {
-	src, err := newPipeSource(proc.stdout)
+	stdout, err := newPipeEnd(proc.stdout)
 	if err != nil {
 		return nil, err
 	}
-	g.mu.Lock()
-	g.in, g.out = proc.stdin, proc.stdout
-	g.applyRead()
-	g.mu.Unlock()
+	stdin, err := newPipeEnd(proc.stdin)
+	if err != nil {
+		return nil, err
+	}
+	src := &pipeSource{g: g, p: stdout}
 	var (
 		in  io.Reader = src
-		out io.Writer = proc.stdin
+		out io.Writer = &pipeSink{g: g, p: stdin}
 	)
 	if spec.Transcript && proc.log != nil {
 		proc.log.Notef("protocol transcript of process %d: → arena to bot, ← bot to arena", proc.pid)
-		in = transcriptReader{src, newTranscriber(proc.log, proc.pid, "←")}
-		out = transcriptWriter{proc.stdin, newTranscriber(proc.log, proc.pid, "→")}
+		in = transcriptReader{in, newTranscriber(proc.log, proc.pid, "←")}
+		out = transcriptWriter{out, newTranscriber(proc.log, proc.pid, "→")}
 	}
 	return &Engine{
 		name:      name,
@@ -381,10 +387,9 @@ func (e *Engine) call(ctx context.Context, op string) (end func(), err error) {
 		e.callMu.Unlock()
 		return nil, err
 	}
-	e.gate.begin()
-	stop := context.AfterFunc(ctx, e.gate.cancel)
+	e.gate.begin(ctx)
 	return func() {
-		stop()
+		e.gate.end()
 		e.callMu.Unlock()
 	}, nil
 }
@@ -564,7 +569,7 @@ func (e *Engine) shutdown(polite bool) error {
 		// A write stuck on a bot that does not read holds the lock;
 		// closing stdin in shutdown releases it.
 		if e.wmu.TryLock() {
-			_ = e.proc.stdin.SetWriteDeadline(time.Now().Add(quitWriteTimeout))
+			e.gate.quit(time.Now().Add(quitWriteTimeout))
 			_ = e.w.WriteMessage(protocol.Quit{})
 			e.wmu.Unlock()
 		}
@@ -577,19 +582,20 @@ func (e *Engine) shutdown(polite bool) error {
 	var discarded chan struct{}
 	if grace > 0 {
 		// Keep reading the bot's output while it quits, so that it cannot
-		// block on a full pipe; the goroutine ends when shutdown closes
-		// the pipe.
-		e.gate.release()
+		// block on a full pipe; the goroutine ends at the end of the
+		// output or when told to stop, once the bot is gone.
 		discarded = make(chan struct{})
 		go func() {
 			defer close(discarded)
-			_, _ = io.Copy(io.Discard, e.proc.stdout)
+			e.src.discard()
 		}()
 	}
 	err := e.proc.shutdown(grace, reapTimeout)
+	e.gate.stopDiscard()
 	if discarded != nil {
 		<-discarded
 	}
+	e.gate.release()
 	if err != nil {
 		return &Error{Bot: e.name, Kind: KindClosed, Op: "close", Err: err}
 	}

@@ -16,10 +16,11 @@ import (
 )
 
 // process is a started bot: its own process group (under a supervisor when
-// Supervise enabled them), three pipes whose arena-side ends are pollable
-// (so reads and writes take deadlines and are interrupted by Close), a
-// goroutine that learns of its exit and reaps it (or its supervisor), and
-// a goroutine that copies its stderr into a capped log.
+// Supervise enabled them), three pipes (the arena's ends of stdin and
+// stdout outside the runtime's poller, for the reply path of read.go; that
+// of stderr in it), a goroutine that learns of its exit and reaps it (or
+// its supervisor), and a goroutine that copies its stderr into a capped
+// log.
 type process struct {
 	pid    int
 	stdin  *os.File // arena's write end of the bot's stdin
@@ -121,13 +122,13 @@ func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
 		}()
 	}
 
-	inR, inW, err := os.Pipe()
+	inR, inW, err := plainPipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	closeAfterStart = append(closeAfterStart, inR)
 	closeOnErr = append(closeOnErr, inW)
-	outR, outW, err := os.Pipe()
+	outR, outW, err := plainPipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdout pipe: %w", err)
 	}
@@ -310,10 +311,11 @@ func (p *process) killGroup() error {
 // quit) and waits up to grace for the bot to exit by itself, then kills the
 // process group, waits up to reapTimeout for the bot to be gone and lets the
 // reaper reap it. It then waits a
-// little for the bot's last stderr, closes the arena's pipe ends (which
-// unblocks any reader still holding them) and waits for its goroutines. The
-// caller stops its own stdout reader before or after; shutdown closes the
-// stdout file so that reader returns. Only the first call does anything.
+// little for the bot's last stderr, closes the arena's pipe ends (a read or
+// write still using stdin or stdout keeps its descriptor open until it
+// returns; the stderr copier returns at once) and waits for its
+// goroutines. The caller stops its own stdout reader before or after.
+// Only the first call does anything.
 func (p *process) shutdown(grace, reapTimeout time.Duration) error {
 	p.stdin.Close()
 	var errs []error

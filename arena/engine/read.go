@@ -11,95 +11,142 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/arena-games/arena/protocol"
 )
 
 // The reply path. A call reads the bot's answer itself, in the caller's
-// goroutine, straight from the pipe: the Go runtime parks the goroutine
-// on the pipe until the bot writes, so an answer costs one wake-up and no
-// hand-off between goroutines. The gate sets the pipes' deadlines; Close,
-// the caller's context and the bot's exit cut them short to interrupt a
-// read or write in progress.
+// goroutine, straight from the pipe. The arena's ends of the bot's stdin
+// and stdout are outside the Go runtime's network poller, in non-blocking
+// mode: a call that must wait blocks in poll(2) on the pipe and on the
+// Engine's wake-up descriptor, so that the kernel wakes the calling thread
+// itself when the bot writes, and the reply costs one poll and one read:
+// no goroutine parks and no other thread is woken to hand it over, and no
+// timer is set for the deadline (it is the poll's timeout). The gate holds
+// what may cut a wait short: Close, the end of the call's context and the
+// bot's exit change its state and wake the poll, and the waiting call then
+// sees why and stops.
 
-// gate holds the deadlines of the arena's ends of a bot's pipes. A call
-// sets the deadline it needs; Close, the end of the call's context and the
-// bot's exit cut it short (an exit only after exitDrain, to take the last
-// lines the bot wrote). Its methods are safe for concurrent use.
+// gate holds the state that bounds the reads and writes of the arena's
+// ends of a bot's pipes: the current call's read deadline and context, the
+// write deadline, whether the Engine is closing, and when the bot exited
+// (reads end exitDrain later, after taking the last lines the bot wrote).
+// Its methods are safe for concurrent use; only the Engine's calls, and
+// Close's drainer, wait on it, one at a time.
 type gate struct {
-	mu       sync.Mutex
-	in, out  *os.File  // the bot's stdin (written) and stdout (read)
-	read     time.Time // the current call's read deadline; zero: none
-	canceled bool      // the current call's context is done
-	closed   bool      // the Engine is closing: reads and writes stop now
-	off      bool      // Close owns the pipes: the gate sets nothing more
-	exitedAt time.Time // when the bot exited; zero while it runs
+	mu        sync.Mutex
+	ctx       context.Context // the current call's context; nil between calls
+	read      time.Time       // the current call's read deadline; zero: none
+	write     time.Time       // the deadline of the next write; zero: none
+	quitting  bool            // Close is writing quit: the call's context no longer applies
+	closed    bool            // the Engine is closing: reads and writes stop now
+	discarded bool            // Close's drainer stops
+	exitedAt  time.Time       // when the bot exited; zero while it runs
+
+	wakeR, wakeW int  // the wake-up descriptor: polled, and written to wake the poll
+	wakeOff      bool // the wake-up descriptor is closed
+
+	// The context whose end wakes the poll: registered once and kept
+	// while calls come with contexts of the same Done channel.
+	watched <-chan struct{}
+	unwatch func() bool
 }
 
-// longAgo is a deadline in the past: it stops a read or write at once.
-var longAgo = time.Unix(1, 0)
+// errCut is the error of a read or write cut short by the gate: the
+// Engine closed, the call's context ended, the deadline passed or the bot
+// exited. The caller asks the Engine which (see interrupted).
+var errCut = os.ErrDeadlineExceeded
 
-// applyRead sets the read deadline from the gate's state; g.mu is held.
-func (g *gate) applyRead() {
-	if g.off || g.out == nil {
+// newGate returns a gate with its wake-up descriptor; release closes it.
+func newGate() (*gate, error) {
+	r, w, err := newWakeFD()
+	if err != nil {
+		return nil, err
+	}
+	return &gate{wakeR: r, wakeW: w}, nil
+}
+
+// wake makes a wait in progress, or the next one, return; g.mu is held.
+func (g *gate) wake() {
+	if !g.wakeOff {
+		wakeWrite(g.wakeW)
+	}
+}
+
+// begin starts a call under ctx, with no deadline yet; end ends it. The
+// end of ctx wakes the call's waits: the gate asks ctx to tell it, unless
+// it is already told by the end of an earlier call's context with the same
+// Done channel (the calls of one game share one).
+func (g *gate) begin(ctx context.Context) {
+	done := ctx.Done()
+	g.mu.Lock()
+	g.ctx, g.read = ctx, time.Time{}
+	watch := done != nil && done != g.watched
+	g.mu.Unlock()
+	if !watch {
 		return
 	}
-	d := g.read
-	if !g.exitedAt.IsZero() {
-		if cut := g.exitedAt.Add(exitDrain); d.IsZero() || cut.Before(d) {
-			d = cut
-		}
+	unwatch := context.AfterFunc(ctx, g.wakeUp)
+	g.mu.Lock()
+	old := g.unwatch
+	g.watched, g.unwatch = done, unwatch
+	g.mu.Unlock()
+	if old != nil {
+		old()
 	}
-	if g.closed || g.canceled {
-		d = longAgo
-	}
-	_ = g.out.SetReadDeadline(d)
 }
 
-// update changes the gate's state with change and applies the read
-// deadline that follows.
-func (g *gate) update(change func()) {
+// end ends a call.
+func (g *gate) end() {
 	g.mu.Lock()
-	change()
-	g.applyRead()
+	g.ctx = nil
 	g.mu.Unlock()
 }
 
-// begin starts a call: no deadline, not canceled.
-func (g *gate) begin() { g.update(func() { g.read, g.canceled = time.Time{}, false }) }
+// wakeUp wakes a wait in progress, or the next one.
+func (g *gate) wakeUp() {
+	g.mu.Lock()
+	g.wake()
+	g.mu.Unlock()
+}
 
 // setRead sets the current call's read deadline (zero: none).
-func (g *gate) setRead(d time.Time) { g.update(func() { g.read = d }) }
-
-// setWrite sets the write deadline of the next write (zero: none).
-func (g *gate) setWrite(d time.Time) {
+func (g *gate) setRead(d time.Time) {
 	g.mu.Lock()
-	if g.closed || g.canceled {
-		d = longAgo
-	}
-	if !g.off {
-		_ = g.in.SetWriteDeadline(d)
-	}
+	g.read = d
 	g.mu.Unlock()
 }
 
-// cancel stops the current call's reads and writes: its context is done.
-func (g *gate) cancel() { g.stop(func() { g.canceled = true }) }
+// setWrite sets the deadline of the next write (zero: none).
+func (g *gate) setWrite(d time.Time) {
+	g.mu.Lock()
+	g.write = d
+	g.mu.Unlock()
+}
+
+// quit lets Close write quit by deadline d, whatever the call's context.
+func (g *gate) quit(d time.Time) {
+	g.mu.Lock()
+	g.write, g.quitting = d, true
+	g.mu.Unlock()
+}
 
 // close stops every read and write for good.
-func (g *gate) close() { g.stop(func() { g.closed = true }) }
-
-func (g *gate) stop(mark func()) {
+func (g *gate) close() {
 	g.mu.Lock()
-	mark()
-	if !g.off {
-		_ = g.in.SetWriteDeadline(longAgo)
-		g.applyRead()
-	}
+	g.closed = true
+	g.wake()
 	g.mu.Unlock()
 }
 
 // exited records that the bot exited at t: reads end exitDrain later.
-func (g *gate) exited(t time.Time) { g.update(func() { g.exitedAt = t }) }
+func (g *gate) exited(t time.Time) {
+	g.mu.Lock()
+	g.exitedAt = t
+	g.wake()
+	g.mu.Unlock()
+}
 
 // exitTime returns when the bot exited, if it has.
 func (g *gate) exitTime() (time.Time, bool) {
@@ -108,61 +155,251 @@ func (g *gate) exitTime() (time.Time, bool) {
 	return g.exitedAt, !g.exitedAt.IsZero()
 }
 
-// release hands the pipes to Close: no deadlines from now on.
-func (g *gate) release() {
+// stopDiscard ends Close's drainer.
+func (g *gate) stopDiscard() {
 	g.mu.Lock()
-	g.off = true
-	_ = g.out.SetReadDeadline(time.Time{})
+	g.discarded = true
+	g.wake()
 	g.mu.Unlock()
 }
 
-// pipeSource is the bot's stdout as the line reader's source. A plain read
-// waits for output (under the gate's deadline); in poll mode a read takes
-// only what the pipe holds and fails with errNoOutput when it is empty.
+// release closes the wake-up descriptor, once nothing waits on the gate
+// any more, and stops watching the last call's context; a later exit is
+// still recorded.
+func (g *gate) release() {
+	g.mu.Lock()
+	if !g.wakeOff {
+		g.wakeOff = true
+		closeWakeFD(g.wakeR, g.wakeW)
+	}
+	unwatch := g.unwatch
+	g.watched, g.unwatch = nil, nil
+	g.mu.Unlock()
+	if unwatch != nil {
+		unwatch()
+	}
+}
+
+// readLimit returns until when a read may wait (zero: no limit), or errCut
+// if it must stop now.
+func (g *gate) readLimit() (time.Time, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed || g.ctx != nil && g.ctx.Err() != nil {
+		return time.Time{}, errCut
+	}
+	d := g.read
+	if !g.exitedAt.IsZero() {
+		if cut := g.exitedAt.Add(exitDrain); d.IsZero() || cut.Before(d) {
+			d = cut
+		}
+	}
+	if !d.IsZero() && !time.Now().Before(d) {
+		return time.Time{}, errCut
+	}
+	return d, nil
+}
+
+// writeLimit returns until when a write may wait (zero: no limit), or
+// errCut if it must stop now.
+func (g *gate) writeLimit() (time.Time, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.quitting {
+		if !g.write.IsZero() && !time.Now().Before(g.write) {
+			return time.Time{}, errCut
+		}
+		return g.write, nil
+	}
+	if g.closed || g.ctx != nil && g.ctx.Err() != nil {
+		return time.Time{}, errCut
+	}
+	if !g.write.IsZero() && !time.Now().Before(g.write) {
+		return time.Time{}, errCut
+	}
+	return g.write, nil
+}
+
+// discardStopped reports whether Close's drainer should stop.
+func (g *gate) discardStopped() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.discarded
+}
+
+// wait blocks until fd is ready for events (unix.POLLIN or unix.POLLOUT),
+// the gate wakes it, a signal arrives, or limit passes (zero: no limit).
+// It reports whether fd is ready; if not, the caller checks the gate again.
+func (g *gate) wait(fd int, events int16, limit time.Time) (bool, error) {
+	fds := [2]unix.PollFd{{Fd: int32(fd), Events: events}, {Fd: int32(g.wakeR), Events: unix.POLLIN}}
+	if err := pollFDs(fds[:], limit); err != nil {
+		return false, err
+	}
+	if fds[1].Revents != 0 {
+		wakeClear(g.wakeR)
+	}
+	return fds[0].Revents != 0, nil
+}
+
+// errWouldBlock is the error of a read or write that would have to wait.
+var errWouldBlock = syscall.EAGAIN
+
+// pipeEnd is one of the arena's ends of a bot's pipes: a file outside the
+// runtime's poller whose descriptor is in non-blocking mode, used through
+// its RawConn so that closing it while a call uses it is safe.
+type pipeEnd struct {
+	f  *os.File
+	rc syscall.RawConn
+}
+
+// newPipeEnd puts f's descriptor in non-blocking mode for the reply path.
+func newPipeEnd(f *os.File) (pipeEnd, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return pipeEnd{}, err
+	}
+	var errno error
+	if err := rc.Control(func(fd uintptr) { errno = syscall.SetNonblock(int(fd), true) }); err != nil {
+		return pipeEnd{}, err
+	}
+	if errno != nil {
+		return pipeEnd{}, os.NewSyscallError("fcntl", errno)
+	}
+	return pipeEnd{f: f, rc: rc}, nil
+}
+
+// readOnce reads what the pipe holds, waiting for it (on g, until the
+// read limit) unless noWait: then an empty pipe is errWouldBlock.
+func (p pipeEnd) readOnce(g *gate, b []byte, noWait bool, limit func() (time.Time, error)) (n int, err error) {
+	cerr := p.rc.Read(func(fd uintptr) bool {
+		for {
+			if noWait {
+				n, err = p.sysRead(int(fd), b)
+				return true
+			}
+			var lim time.Time
+			if lim, err = limit(); err != nil {
+				return true
+			}
+			var ready bool
+			if ready, err = g.wait(int(fd), unix.POLLIN, lim); err != nil {
+				return true
+			}
+			if !ready {
+				continue // woken, interrupted or timed out: check the limit again
+			}
+			if n, err = p.sysRead(int(fd), b); err != errWouldBlock {
+				return true
+			}
+		}
+	})
+	if cerr != nil {
+		return 0, cerr
+	}
+	return n, err
+}
+
+// sysRead reads once from fd without waiting: an empty pipe is
+// errWouldBlock, the end of the output io.EOF.
+func (p pipeEnd) sysRead(fd int, b []byte) (int, error) {
+	for {
+		n, errno := rawRead(fd, b)
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno == syscall.EAGAIN:
+			return 0, errWouldBlock
+		case errno != 0:
+			return 0, &os.PathError{Op: "read", Path: p.f.Name(), Err: errno}
+		case n == 0 && len(b) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+// pipeSource is the bot's stdout as the line reader's source. A read waits
+// for output (under the gate's limits); in poll mode a read takes only
+// what the pipe holds and fails with errNoOutput when it is empty.
 type pipeSource struct {
-	f    *os.File
-	rc   syscall.RawConn
+	g    *gate
+	p    pipeEnd
 	poll bool
 }
 
 // errNoOutput is a poll-mode read's error for an empty pipe.
 var errNoOutput = errors.New("no output waiting")
 
-func newPipeSource(f *os.File) (*pipeSource, error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
+func (s *pipeSource) Read(b []byte) (int, error) {
+	if s.poll {
+		if _, err := s.g.readLimit(); err != nil {
+			return 0, err
+		}
+		n, err := s.p.readOnce(s.g, b, true, nil)
+		if err == errWouldBlock {
+			return 0, errNoOutput
+		}
+		return n, err
 	}
-	return &pipeSource{f: f, rc: rc}, nil
+	return s.p.readOnce(s.g, b, false, s.g.readLimit)
 }
 
-func (s *pipeSource) Read(p []byte) (int, error) {
-	if !s.poll {
-		return s.f.Read(p)
-	}
-	var (
-		n     int
-		errno error
-	)
-	err := s.rc.Read(func(fd uintptr) bool {
-		for {
-			n, errno = syscall.Read(int(fd), p)
-			if errno != syscall.EINTR {
-				return true // never wait: poll mode takes what is there
-			}
+// discard reads and drops the bot's output until it ends or the gate's
+// stopDiscard, so that a quitting bot cannot block on a full pipe.
+func (s *pipeSource) discard() {
+	var buf [4096]byte
+	limit := func() (time.Time, error) {
+		if s.g.discardStopped() {
+			return time.Time{}, errCut
 		}
-	})
-	switch {
-	case err != nil:
-		return 0, err // a deadline, or the file closed
-	case errno == syscall.EAGAIN:
-		return 0, errNoOutput
-	case errno != nil:
-		return 0, &os.PathError{Op: "read", Path: s.f.Name(), Err: errno}
-	case n == 0 && len(p) > 0:
-		return 0, io.EOF
+		return time.Time{}, nil
 	}
-	return n, nil
+	for {
+		if _, err := s.p.readOnce(s.g, buf[:], false, limit); err != nil {
+			return
+		}
+	}
+}
+
+// pipeSink is the bot's stdin as the protocol writer's destination: a
+// write waits for room in the pipe under the gate's limits.
+type pipeSink struct {
+	g *gate
+	p pipeEnd
+}
+
+func (s *pipeSink) Write(b []byte) (int, error) {
+	written := 0
+	var err error
+	cerr := s.p.rc.Write(func(fd uintptr) bool {
+		for written < len(b) {
+			var limit time.Time
+			if limit, err = s.g.writeLimit(); err != nil {
+				return true
+			}
+			n, errno := rawWrite(int(fd), b[written:])
+			switch {
+			case errno == syscall.EINTR:
+				continue
+			case errno == syscall.EAGAIN:
+				var ready bool
+				if ready, err = s.g.wait(int(fd), unix.POLLOUT, limit); err != nil {
+					return true
+				}
+				_ = ready // ready or not, check the limits and try again
+				continue
+			case errno != 0:
+				err = &os.PathError{Op: "write", Path: s.p.f.Name(), Err: errno}
+				return true
+			}
+			written += n
+		}
+		return true
+	})
+	if cerr != nil {
+		return written, cerr
+	}
+	return written, err
 }
 
 // MaxInfoText bounds the text a Reply keeps of an info line: Raw and

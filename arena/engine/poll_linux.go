@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// plainPipe returns a pipe whose ends are blocking, closed on exec, and
+// outside the Go runtime's network poller (see the reply path in read.go).
+func plainPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+}
+
+// newWakeFD returns the descriptor a waker polls, and the one it writes
+// to wake the poll: the same eventfd.
+func newWakeFD() (pollFD, writeFD int, err error) {
+	fd, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		return -1, -1, os.NewSyscallError("eventfd", err)
+	}
+	return fd, fd, nil
+}
+
+// closeWakeFD closes what newWakeFD returned.
+func closeWakeFD(pollFD, writeFD int) { _ = unix.Close(pollFD) }
+
+// wakeWrite makes the wake descriptor readable (a full counter is readable
+// already).
+func wakeWrite(fd int) {
+	one := uint64(1)
+	_, _ = rawWrite(fd, (*[8]byte)(unsafe.Pointer(&one))[:])
+}
+
+// wakeClear makes the wake descriptor unreadable again.
+func wakeClear(fd int) {
+	var buf [8]byte
+	_, _ = rawRead(fd, buf[:])
+}
+
+// pollFDs waits until one of fds is ready, or until the time limit (zero:
+// none). A signal ends the wait early with no descriptor ready.
+func pollFDs(fds []unix.PollFd, limit time.Time) error {
+	var ts *unix.Timespec
+	if !limit.IsZero() {
+		d := max(time.Until(limit), 0)
+		t := unix.NsecToTimespec(int64(d))
+		ts = &t
+	}
+	_, err := unix.Ppoll(fds, ts, nil)
+	if err == unix.EINTR {
+		return nil
+	}
+	if err != nil {
+		return os.NewSyscallError("ppoll", err)
+	}
+	return nil
+}
+
+// rawRead and rawWrite are read(2) and write(2) on descriptors in
+// non-blocking mode, which never wait: without the Go scheduler's
+// bookkeeping for a call that may block.
+func rawRead(fd int, p []byte) (int, syscall.Errno) {
+	var ptr unsafe.Pointer
+	if len(p) > 0 {
+		ptr = unsafe.Pointer(&p[0])
+	}
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(ptr), uintptr(len(p)))
+	return int(n), errno
+}
+
+func rawWrite(fd int, p []byte) (int, syscall.Errno) {
+	var ptr unsafe.Pointer
+	if len(p) > 0 {
+		ptr = unsafe.Pointer(&p[0])
+	}
+	n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(ptr), uintptr(len(p)))
+	return int(n), errno
+}
