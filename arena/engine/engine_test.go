@@ -564,6 +564,81 @@ func TestDeafBot(t *testing.T) {
 	}
 }
 
+// TestDeathNoticedLate checks the verdict when a move's deadline passes
+// before the arena has read the end of the bot's output or heard of its
+// exit, as happens to an arena that is not scheduled for a while: a bot
+// that died in time crashed; only one still alive ran out of time.
+func TestDeathNoticedLate(t *testing.T) {
+	tests := []struct {
+		name     string
+		bot      func(out *os.File, p *process, g *gate, deadline time.Time)
+		kind     Kind
+		contains string
+	}{
+		{
+			name:     "output ended, exit not reported",
+			bot:      func(out *os.File, p *process, g *gate, deadline time.Time) { out.Close() },
+			kind:     KindCrash,
+			contains: "closed its output while awaiting move",
+		},
+		{
+			name: "exited before the deadline, output held by its child",
+			bot: func(out *os.File, p *process, g *gate, deadline time.Time) {
+				p.status = "exit status 4"
+				close(p.exited)
+				g.exited(deadline.Add(-time.Millisecond))
+			},
+			kind:     KindCrash,
+			contains: "exited (exit status 4) while awaiting move",
+		},
+		{
+			name:     "alive",
+			bot:      func(out *os.File, p *process, g *gate, deadline time.Time) {},
+			kind:     KindTimeout,
+			contains: "no move within 1s",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inR, inW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			outR, outW, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				for _, f := range []*os.File{inR, inW, outR, outW} {
+					f.Close()
+				}
+			}()
+			p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), pid: 4242}
+			g, err := newGate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.release()
+			e, err := newEngine("late", Spec{}, p, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The bot has written part of a line; the deadline has passed
+			// by the time the arena reads.
+			if _, err := outW.WriteString("info string thinking\ninfo dep"); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(-time.Millisecond)
+			tt.bot(outW, p, g, deadline)
+			err = e.await(t.Context(), "move", "move", deadline.Add(-time.Second), deadline, &infoKeeper{},
+				func(protocol.Message) (bool, error) { return true, nil })
+			if ee := asError(t, err); ee.Kind != tt.kind || !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("await: %v, want %v saying %q", err, tt.kind, tt.contains)
+			}
+		})
+	}
+}
+
 func TestDeadlinePassed(t *testing.T) {
 	checkNoLeaks(t)
 	e := mustStart(t, botSpec(t, modeGood))

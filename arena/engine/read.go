@@ -402,6 +402,29 @@ func (s *pipeSink) Write(b []byte) (int, error) {
 	return written, err
 }
 
+// endedLimit bounds what ended reads: a bot that keeps writing has not
+// ended its output.
+const endedLimit = 1 << 20
+
+// ended reports, without waiting, whether the bot's output has ended: it
+// reads what the pipe holds up to the end (or up to endedLimit bytes),
+// whatever the gate's limits, and throws it away. It is for an exchange
+// that has failed: what it reads is lost.
+func (s *pipeSource) ended() bool {
+	buf := make([]byte, 16<<10)
+	for n := 0; n < endedLimit; {
+		k, err := s.p.readOnce(s.g, buf, true, nil)
+		switch {
+		case err == io.EOF:
+			return true
+		case err != nil: // errWouldBlock: the bot may write more
+			return false
+		}
+		n += k
+	}
+	return false
+}
+
 // MaxInfoText bounds the text a Reply keeps of an info line: Raw and
 // String are cut to MaxInfoText bytes, and PV keeps the leading moves that
 // fit in as many.
@@ -559,8 +582,9 @@ func (e *Engine) await(ctx context.Context, op, what string, began, deadline tim
 
 // interrupted explains a read cut short by the gate: the Engine closed,
 // ctx done, the bot exited (and exitDrain has passed), or the deadline
-// passed. It returns nil for a cut that concerns none of these (one meant
-// for an earlier call).
+// passed (a crash if the bot died before it, else a timeout). It returns
+// nil for a cut that concerns none of these (one meant for an earlier
+// call).
 func (e *Engine) interrupted(ctx context.Context, op, what string, began, deadline time.Time) error {
 	switch {
 	case isClosed(e.closing):
@@ -568,10 +592,18 @@ func (e *Engine) interrupted(ctx context.Context, op, what string, began, deadli
 	case ctx.Err() != nil:
 		return e.fail(KindCanceled, op, ctx.Err())
 	}
-	if at, ok := e.gate.exitTime(); ok && time.Since(at) >= exitDrain {
+	at, exited := e.gate.exitTime()
+	if exited && time.Since(at) >= exitDrain {
 		return e.fail(KindCrash, op, fmt.Errorf("%s while awaiting %s", e.proc.exitStatus(), what))
 	}
 	if !deadline.IsZero() && !time.Now().Before(deadline) {
+		// A bot whose output has ended, or that exited before the
+		// deadline, crashed: a busy arena may hear the deadline's timer
+		// before the end of the output or the exit status, however
+		// early they came.
+		if exited && at.Before(deadline) || e.src.ended() {
+			return e.fail(KindCrash, op, fmt.Errorf("%s while awaiting %s", e.gone("closed its output"), what))
+		}
 		return e.fail(KindTimeout, op, fmt.Errorf("no %s within %v", what, deadline.Sub(began).Round(time.Millisecond)))
 	}
 	return nil
