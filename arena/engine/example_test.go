@@ -28,7 +28,7 @@ func Example() {
 		Name:             "shellbot",
 		Command:          "sh",
 		Args:             []string{"-c", shellBot},
-		HandshakeTimeout: 5 * time.Second,
+		HandshakeTimeout: 30 * time.Second,
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -39,7 +39,7 @@ func Example() {
 
 	reply, err := e.Move(ctx, engine.MoveRequest{
 		Clock:    protocol.Clock{MoveTime: time.Second},
-		Deadline: time.Now().Add(2 * time.Second),
+		Deadline: time.Now().Add(10 * time.Second),
 	})
 	if err != nil {
 		fmt.Println(err)
