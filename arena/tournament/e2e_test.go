@@ -664,7 +664,7 @@ func TestPreflightRetriesFailedStart(t *testing.T) {
 // TestPreflightParallelism checks that the pre-tournament check does not
 // start every bot at once.
 func TestPreflightParallelism(t *testing.T) {
-	limit := max(2, runtime.NumCPU())
+	limit := max(2, runtime.GOMAXPROCS(0))
 	if limit > 8 {
 		t.Skipf("%d CPUs: too many bots to start", limit)
 	}

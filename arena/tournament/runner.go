@@ -621,8 +621,10 @@ func (r *runner) preflight(ctx context.Context, p *pool) error {
 }
 
 // preflightParallelism is how many bots the pre-tournament check starts
-// at a time.
-func preflightParallelism() int { return max(2, runtime.NumCPU()) }
+// at a time: as many as the CPUs this process may use (a container's
+// limit or a batch job's allocation, as for the default concurrency), and
+// at least two.
+func preflightParallelism() int { return max(2, runtime.GOMAXPROCS(0)) }
 
 // startMayPass reports whether a bot that failed to start may start on a
 // second try: it ran out of time or died, as a slow start on a loaded
