@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -44,6 +45,22 @@ func writeConfig(t testing.TB, body, mark string, bots ...testBot) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// appendTOML appends text to the configuration at path: keys of its last
+// bot, or tables of its own.
+func appendTOML(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func loadConfig(t testing.TB, path string) *tournament.Config {
@@ -191,21 +208,28 @@ var errKinds = map[string]string{
 	"badnotation": tournament.ForfeitIllegalMove,
 }
 
+// TestMisbehavingBots plays a round robin of two well-behaved bots and one
+// of each kind of misbehaviour. Every bot answers at once or never, and
+// only hang's time is short: its timeout is then the only one that can
+// happen, however late a loaded machine runs the bots.
 func TestMisbehavingBots(t *testing.T) {
 	bots := []testBot{{"good", "first"}, {"other", "random:5"}}
 	for kind := range errKinds {
-		bots = append(bots, testBot{kind, kind})
+		if kind != "hang" {
+			bots = append(bots, testBot{kind, kind})
+		}
 	}
 	slices.SortFunc(bots, func(a, b testBot) int { return strings.Compare(a.name, b.name) })
+	bots = append(bots, testBot{"hang", "hang"})
 	path := writeConfig(t, `
 name = "misbehaving"
 concurrency = 2
 [game]
 name = "cheversi"
 [time]
-move = "150ms"
-margin = "150ms"
+move = "1m"
 `, "misbehaving", bots...)
+	appendTOML(t, path, "[bots.time]\nmove = \"150ms\"\nmargin = \"150ms\"\n") // hang's
 	out := filepath.Join(t.TempDir(), "out")
 	sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
 	if err != nil {
@@ -219,13 +243,23 @@ margin = "150ms"
 		t.Errorf("tournament not complete")
 	}
 	for _, r := range recs {
-		// Misbehaving bots misbehave at their second move; White moves
-		// first in Cheversi, so White's misbehaviour comes first.
+		// Misbehaving bots misbehave at their second move, but hang at
+		// its first; White moves first in Cheversi, so otherwise White's
+		// misbehaviour comes first.
 		offender := ""
-		if _, bad := errKinds[r.White]; bad {
+		if r.White == "hang" || r.Black == "hang" {
+			offender = "hang"
+		} else if _, bad := errKinds[r.White]; bad {
 			offender = r.White
 		} else if _, bad := errKinds[r.Black]; bad {
 			offender = r.Black
+		}
+		moves := []int{2, 3} // before the forfeit
+		if offender == "hang" {
+			moves = []int{0}
+			if r.Black == "hang" {
+				moves = []int{1}
+			}
 		}
 		switch {
 		case offender == "" && r.Forfeit != nil:
@@ -240,8 +274,8 @@ margin = "150ms"
 			if r.Reason != tournament.ReasonForfeit || r.Winner == offender || r.Winner == "" {
 				t.Errorf("game %d: reason %q winner %q after a forfeit by %s", r.ID, r.Reason, r.Winner, offender)
 			}
-			if len(r.Moves) != 2 && len(r.Moves) != 3 {
-				t.Errorf("game %d: %d moves before the forfeit, want 2 or 3", r.ID, len(r.Moves))
+			if !slices.Contains(moves, len(r.Moves)) {
+				t.Errorf("game %d %s-%s: %d moves before the forfeit, want %v", r.ID, r.White, r.Black, len(r.Moves), moves)
 			}
 		}
 	}
@@ -257,8 +291,10 @@ margin = "150ms"
 			crashes++
 		}
 	}
-	if crashes != 2*(n-1)-4 { // all its games but those against the 4 others misbehaving first
-		t.Errorf("crash forfeited %d games, want %d", crashes, 2*(n-1)-4)
+	// All its games but those against hang and the 3 others misbehaving
+	// first as White.
+	if want := 2*(n-1) - 2 - 3; crashes != want {
+		t.Errorf("crash forfeited %d games, want %d", crashes, want)
 	}
 	if sum.Starts["crash"] < crashes {
 		t.Errorf("crash started %d times for %d crashes", sum.Starts["crash"], crashes)
@@ -281,8 +317,7 @@ func TestPreflightRejectsBots(t *testing.T) {
 	} {
 		t.Run(tc.bot.name, func(t *testing.T) {
 			path := writeConfig(t, "[game]\nname = \"cheversi\"\n", "preflight", testBot{"good", "first"}, tc.bot)
-			data, _ := os.ReadFile(path)
-			os.WriteFile(path, append(data, "handshake_timeout = \""+tc.handshake+"\"\n"...), 0o644)
+			appendTOML(t, path, "handshake_timeout = \""+tc.handshake+"\"\n")
 			out := filepath.Join(t.TempDir(), "out")
 			sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
 			if err == nil || sum != nil {
@@ -329,9 +364,12 @@ func botsAlive(t testing.TB, mark string) []int {
 	return pids
 }
 
+// waitNoBots waits up to 30s for the bots marked mark to be gone: their
+// supervisors kill them once the arena has died, when the machine lets
+// them run.
 func waitNoBots(t testing.TB, mark string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		pids := botsAlive(t, mark)
 		if len(pids) == 0 {
@@ -358,7 +396,10 @@ plies = 1
 count = 8
 [time]
 move = "1s"
-`, mark, testBot{"a", "slow:2"}, testBot{"b", "random:9"}, testBot{"c", "slow:1"})
+`, mark, testBot{"a", "slow:20"}, testBot{"b", "random:9"}, testBot{"c", "slow:10"})
+	// The slow bots make the tournament last seconds after each kill's
+	// threshold, so that the kill comes before its end however late a
+	// loaded machine runs this test.
 	const total = 3 * 8 * 2
 	out := filepath.Join(t.TempDir(), "out")
 	journal := filepath.Join(out, tournament.JournalFile)
@@ -371,7 +412,7 @@ move = "1s"
 			t.Fatal(err)
 		}
 		// Kill the arena once some games are recorded.
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(2 * time.Minute)
 		for {
 			data, _ := os.ReadFile(journal)
 			if strings.Count(string(data), "\n") >= 8*kill {
@@ -380,7 +421,7 @@ move = "1s"
 			if time.Now().After(deadline) {
 				cmd.Process.Kill()
 				cmd.Wait()
-				t.Fatalf("no games recorded within 30s")
+				t.Fatalf("no %d games recorded within 2 minutes", 8*kill)
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -420,6 +461,17 @@ move = "1s"
 	waitNoBots(t, mark)
 }
 
+// cancelAtEnd cancels a tournament as its first game ends: that game is
+// recorded, and at most the one game in progress beside it.
+type cancelAtEnd struct {
+	once   sync.Once
+	cancel context.CancelFunc
+}
+
+func (c *cancelAtEnd) GameStarted(tournament.Record)    {}
+func (c *cancelAtEnd) Moved(int, tournament.MoveRecord) {}
+func (c *cancelAtEnd) GameEnded(int)                    { c.once.Do(c.cancel) }
+
 func TestInterruptAndResume(t *testing.T) {
 	mark := fmt.Sprintf("interrupt-%d", time.Now().UnixNano())
 	path := writeConfig(t, cheversiBody, mark, testBot{"a", "slow:5"}, testBot{"b", "slow:5"})
@@ -427,18 +479,8 @@ func TestInterruptAndResume(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	// Cancel once the first game is recorded; a game takes about 80ms.
-	go func() { // exits once it has canceled, or after 30s
-		for range 3000 {
-			data, _ := os.ReadFile(filepath.Join(out, tournament.JournalFile))
-			if strings.Count(string(data), "\n") >= 1 {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-	}()
-	sum, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: out, Progress: ioDiscard{}})
+	sum, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: out, Progress: ioDiscard{},
+		Observer: &cancelAtEnd{cancel: cancel}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run after cancel: err = %v, want context.Canceled", err)
 	}

@@ -64,7 +64,7 @@ func runTestTournament(spec string) int {
 //	slow:MS      plays the first legal move after MS milliseconds
 //	crash        exits at its second move of every game
 //	floodcrash   writes 3 MB to stderr, then exits, at its second move
-//	hang         stops answering at its second move of every game
+//	hang         never answers go
 //	garbage      writes a line that is not UTF-8 at its second move
 //	illegal      repeats the opponent's last move at its second move
 //	badnotation  answers "Z@z9" at its second move
@@ -209,6 +209,9 @@ func runTestBot(kind string) int {
 			legal = m.Moves
 		case protocol.Go:
 			myMoves++
+			if kind == "hang" {
+				time.Sleep(time.Hour)
+			}
 			if myMoves == 2 {
 				switch kind {
 				case "crash":
@@ -221,8 +224,6 @@ func runTestBot(kind string) int {
 					}
 					fmt.Fprintf(os.Stderr, "crashing on purpose, process %d\n", os.Getpid())
 					return 3
-				case "hang":
-					time.Sleep(time.Hour)
 				case "garbage":
 					os.Stdout.Write([]byte("move \xff\xfe\n"))
 					continue
