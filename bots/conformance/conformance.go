@@ -578,8 +578,8 @@ func (c *checker) playGame(ctx context.Context, rules game.Rules, color game.Col
 	if secondGame && fresh {
 		note = " (on a fresh process: the previous check stopped the bot)"
 	}
-	c.pass(name, began, "%d plies, %d moves by the bot, all legal; gameover result %s reason %s%s",
-		st.Ply(), botMoves, result, reason, note)
+	c.pass(name, began, "%s, %s by the bot, all legal; gameover result %s reason %s%s",
+		noun(st.Ply(), "ply", "plies"), noun(botMoves, "move", "moves"), result, reason, note)
 }
 
 // randomMove plays a random legal move on st, which must not be over.
@@ -703,7 +703,7 @@ func (c *checker) singleMove(ctx context.Context, rules game.Rules) {
 		return
 	}
 	if m := c.oneMove(ctx, name, began, rules, st, "", line); m != nil {
-		c.pass(name, began, "after %d plies: played the only move, %v", len(line), m)
+		c.pass(name, began, "after %s: played the only move, %v", noun(len(line), "ply", "plies"), m)
 	}
 }
 
@@ -749,14 +749,15 @@ func (c *checker) restart(ctx context.Context, rules game.Rules) {
 		c.gameFailed(ctx, e, name, began, st2.Ply(), err)
 		return
 	}
-	c.pass(name, began, "after %d plies played %v; then after %d plies of another line played %v",
-		len(line1), m1, len(line2), m2)
+	c.pass(name, began, "after %s played %v; then after %s of another line played %v",
+		noun(len(line1), "ply", "plies"), m1, noun(len(line2), "ply", "plies"), m2)
 }
 
 // legalMoves sums up the legal-move lists sent.
 func (c *checker) legalMoves(context.Context) {
 	c.requestSummary("legalmoves", c.rep.ID.LegalMoves, "the bot does not request legal-move lists", c.legalSent,
-		"%d move requests carried a shuffled legal-move list; %d answers were on it", c.legalSent, c.legalAnswered)
+		"%s a shuffled legal-move list; %s on it",
+		noun(c.legalSent, "move request carried", "move requests carried"), noun(c.legalAnswered, "answer was", "answers were"))
 	if len(c.nonCanonical) > 0 {
 		c.record(Result{Name: "notation", Status: Pass,
 			Detail: "accepted, but not in canonical notation: " + strings.Join(c.nonCanonical, ", ")})
@@ -819,13 +820,13 @@ func (c *checker) searchLimit(ctx context.Context, rules game.Rules, feature str
 		case info == nil || nodes > 0 && info.Nodes == 0 || depth > 0 && info.Depth == 0:
 			reported = append(reported, "")
 		case nodes > 0 && info.Nodes > nodes:
-			c.fail(name, began, "go ... %s: the bot reports %d nodes (%q)", limit, info.Nodes, info.Raw)
+			c.fail(name, began, "go ... %s: the bot reports %s (%q)", limit, noun(info.Nodes, "node", "nodes"), info.Raw)
 			return
 		case depth > 0 && info.Depth > depth:
 			c.fail(name, began, "go ... %s: the bot reports depth %d (%q)", limit, info.Depth, info.Raw)
 			return
 		case nodes > 0:
-			reported = append(reported, fmt.Sprintf("%d nodes", info.Nodes))
+			reported = append(reported, noun(info.Nodes, "node", "nodes"))
 		default:
 			reported = append(reported, fmt.Sprintf("depth %d", info.Depth))
 		}
@@ -846,8 +847,16 @@ func (c *checker) searchLimit(ctx context.Context, rules game.Rules, feature str
 // fen sums up the position texts sent.
 func (c *checker) fen(context.Context) {
 	c.requestSummary("fen", c.rep.ID.FEN, "the bot does not request the position text", c.fenSent,
-		"%d move requests carried the current position text, each the position the moves lead to; %d answers were legal there",
-		c.fenSent, c.fenAnswered)
+		"%s the current position text, each the position the moves lead to; %s legal there",
+		noun(c.fenSent, "move request carried", "move requests carried"), noun(c.fenAnswered, "answer was", "answers were"))
+}
+
+// noun returns n with the singular or plural noun: "1 ply", "2 plies".
+func noun[N int | int64](n N, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // requestSummary reports on a part of the move requests that a bot gets
@@ -881,12 +890,12 @@ func (c *checker) infoLines(ctx context.Context) {
 		if c.cfg.StderrPath != "" {
 			where = c.cfg.StderrPath
 		}
-		c.fail(name, began, "the bot wrote %d lines the arena ignored (malformed info lines or unknown commands); they are noted in %s",
-			ignored, where)
+		c.fail(name, began, "the bot wrote %s the arena ignored (malformed info lines or unknown commands); they are noted in %s",
+			noun(ignored, "line", "lines"), where)
 		return
 	}
 	if s.withInfo == 0 {
-		c.skip(name, "none of the bot's %d moves came with an info line", s.moves)
+		c.skip(name, "none of the bot's %s came with an info line", noun(s.moves, "move", "moves"))
 		return
 	}
 	var fields []string
@@ -895,8 +904,8 @@ func (c *checker) infoLines(ctx context.Context) {
 			fields = append(fields, fmt.Sprintf("%s %d", infoFields[i], n))
 		}
 	}
-	detail := fmt.Sprintf("%d of %d moves came with info lines that parse; the last one of each move had %s",
-		s.withInfo, s.moves, strings.Join(fields, ", "))
+	detail := fmt.Sprintf("%d of %s came with info lines that parse; the last one of each move had %s",
+		s.withInfo, noun(s.moves, "move", "moves"), strings.Join(fields, ", "))
 	if len(s.pvOff) > 0 {
 		detail += "; a pv should start with the move played: " + strings.Join(s.pvOff, ", ")
 	}

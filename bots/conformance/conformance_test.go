@@ -211,6 +211,17 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
+func TestNoun(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "0 plies"}, {1, "1 ply"}, {2, "2 plies"}} {
+		if got := noun(tt.n, "ply", "plies"); got != tt.want {
+			t.Errorf("noun(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestReport(t *testing.T) {
 	rep := &Report{Results: []Result{
 		{Name: "a", Status: Pass}, {Name: "b", Status: Skip}, {Name: "c", Status: Pass},
