@@ -89,8 +89,6 @@ func TestGoodBots(t *testing.T) {
 		}
 		cfg := fake("python")
 		cfg.Command, cfg.Args, cfg.Env = py, []string{script}, nil
-		// An interpreter starts and stops slowly on a busy machine.
-		cfg.HandshakeTimeout, cfg.QuitGrace = 15*time.Second, 10*time.Second
 		bots = append(bots, struct {
 			name string
 			cfg  Config
@@ -132,23 +130,35 @@ func TestBadBots(t *testing.T) {
 		mode  string
 		check string   // the first failing check
 		why   []string // in its detail
+		// limit shortens the limit a bot that never does what is asked
+		// of it must miss, which it then does however late it runs.
+		limit func(*Config)
 	}{
-		{modeCrash, "cheversi: game as white, go movetime", []string{"crash", "exit status 3"}},
-		{modeSilent, "cheversi: game as white, go movetime", []string{"timeout", "no move within"}},
-		{modeGarbage, "cheversi: game as white, go movetime", []string{"protocol violation", "UTF-8"}},
-		{modeIllegal, "cheversi: game as white, go movetime", []string{"illegal move", `"Q@a1"`, "king"}},
-		{modeWrongSide, "checkers: game as black, go movetime", []string{"illegal move", "black to move"}},
-		{modeIgnoreQuit, "quit", []string{"still running", "killed"}},
-		{modeNoGames, "handshake", []string{"declares no games"}},
-		{modeUnknownGame, "games", []string{"no game the arena knows", "chess"}},
-		{modeNoPong, "ping", []string{"timeout", "pong"}},
-		{modeNodeHog, "cheversi: go nodes", []string{"nodes 2000", "reports 4001 nodes"}},
-		{modeBadInfo, "info", []string{"ignored", "malformed info"}},
+		{modeCrash, "cheversi: game as white, go movetime", []string{"crash", "exit status 3"}, nil},
+		{modeSilent, "cheversi: game as white, go movetime", []string{"timeout", "no move within"},
+			func(c *Config) { c.Margin = 500 * time.Millisecond }},
+		{modeGarbage, "cheversi: game as white, go movetime", []string{"protocol violation", "UTF-8"}, nil},
+		{modeIllegal, "cheversi: game as white, go movetime", []string{"illegal move", `"Q@a1"`, "king"}, nil},
+		{modeWrongSide, "checkers: game as black, go movetime", []string{"illegal move", "black to move"}, nil},
+		{modeIgnoreQuit, "quit", []string{"still running", "killed"},
+			func(c *Config) { c.QuitGrace = time.Second }},
+		{modeNoGames, "handshake", []string{"declares no games"}, nil},
+		{modeUnknownGame, "games", []string{"no game the arena knows", "chess"}, nil},
+		// The ping waits the handshake timeout, which the start needs too;
+		// the bot does not answer go either.
+		{modeNoPong, "ping", []string{"timeout", "pong"},
+			func(c *Config) { c.HandshakeTimeout, c.Margin = 20*time.Second, 500*time.Millisecond }},
+		{modeNodeHog, "cheversi: go nodes", []string{"nodes 2000", "reports 4001 nodes"}, nil},
+		{modeBadInfo, "info", []string{"ignored", "malformed info"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			rep := run(t, fake(tt.mode))
+			cfg := fake(tt.mode)
+			if tt.limit != nil {
+				tt.limit(&cfg)
+			}
+			rep := run(t, cfg)
 			if rep.Passed() {
 				t.Fatalf("Passed() = true; results %v", rep.Results)
 			}
@@ -246,6 +256,13 @@ func TestReport(t *testing.T) {
 	}
 }
 
+// check returns the arguments of "arena check" for the bot command, with
+// a short move time and generous limits, as fake has.
+func check(command ...string) []string {
+	return append([]string{"check", "--movetime", "50ms", "--margin", "1m", "--timeout", "1m", "--quit-grace", "30s", "--"},
+		command...)
+}
+
 // TestCommand runs the arena binary itself: "arena check -- arena bot
 // NAME" must pass for every built-in bot and exit 0, and fail with exit
 // status 1 on a bot that does not start.
@@ -257,13 +274,13 @@ func TestCommand(t *testing.T) {
 		status int
 		out    []string
 	}{
-		{"random", []string{"check", "--movetime", "50ms", "--", arena, "bot", "random", "--seed", "3"}, 0,
+		{"random", check(arena, "bot", "random", "--seed", "3"), 0,
 			[]string{"PASS  handshake", "PASS  quit", "0 failed"}},
-		{"greedy", []string{"check", "--movetime", "50ms", "--", arena, "bot", "greedy"}, 0,
+		{"greedy", check(arena, "bot", "greedy"), 0,
 			[]string{"PASS  checkers: game as black", "0 failed"}},
-		{"alphabeta", []string{"check", "--movetime", "50ms", "--", arena, "bot", "alphabeta", "--hash", "4"}, 0,
+		{"alphabeta", check(arena, "bot", "alphabeta", "--hash", "4"), 0,
 			[]string{"PASS  setoption: set Depth=0, Nodes=0, MoveTime=0, Hash=4, Overhead=10", "0 failed"}},
-		{"bad bot", []string{"check", "--movetime", "50ms", "--", arena, "bot", "oracle"}, 1,
+		{"bad bot", check(arena, "bot", "oracle"), 1,
 			[]string{"FAIL  handshake", "1 failed"}},
 		{"no command", []string{"check"}, 2, nil},
 	}
@@ -273,7 +290,7 @@ func TestCommand(t *testing.T) {
 			args   []string
 			status int
 			out    []string
-		}{"python", []string{"check", "--movetime", "50ms", "--timeout", "30s", "--quit-grace", "10s", "--", py, filepath.Join("..", "python", "bot.py")}, 0,
+		}{"python", check(py, filepath.Join("..", "python", "bot.py")), 0,
 			[]string{"PASS  legalmoves", "0 failed"}})
 	}
 	for _, tt := range tests {

@@ -8,7 +8,7 @@ import (
 // Run checks a bot program: here the built-in random bot, run by this
 // package's test binary (an ordinary bot is any command line).
 func ExampleRun() {
-	cfg := fake("builtin:random") // Command, Env and short time limits
+	cfg := fake("builtin:random") // Command, Env and time limits
 	rep, err := Run(context.Background(), cfg, func(r Result) {
 		if r.Name == "handshake" || r.Name == "quit" || r.Status == Fail {
 			fmt.Println(r.Status, r.Name)

@@ -181,8 +181,12 @@ func rawBot(mode string) int {
 	return 0
 }
 
-// fake returns a Config that checks the test binary in the given mode,
-// with short time limits.
+// fake returns a Config that checks the test binary in the given mode.
+// The fake bots answer at once or never, so the limits are generous: a
+// loaded machine, which may take seconds to start a bot or run it, cannot
+// make a bot that answers late. The move time, which the bots think for,
+// stays short; a test that waits for a bot that never answers shortens
+// the limit it waits for.
 func fake(mode string) Config {
 	return Config{
 		Command: os.Args[0],
@@ -190,9 +194,9 @@ func fake(mode string) Config {
 		// before it exits, which the quit check would count against it.
 		Env:              []string{envFake + "=" + mode, "GORACE=atexit_sleep_ms=0"},
 		MoveTime:         50 * time.Millisecond,
-		Margin:           DefaultMargin,
-		HandshakeTimeout: 3 * time.Second,
-		QuitGrace:        time.Second,
+		Margin:           time.Minute,
+		HandshakeTimeout: time.Minute,
+		QuitGrace:        30 * time.Second,
 		MaxPlies:         24,
 		Seed:             7,
 	}
