@@ -18,7 +18,7 @@ func TestContextKeptAcrossCalls(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	for i := range 3 {
-		if err := e.Ping(ctx, 5*time.Second); err != nil {
+		if err := e.Ping(ctx, patient); err != nil {
 			t.Fatalf("Ping %d: %v", i, err)
 		}
 	}
