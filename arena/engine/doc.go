@@ -49,9 +49,9 @@
 // while the bot quits, which reads and discards the bot's last output so
 // that it cannot block on a full pipe, and ends at the end of that output
 // or once the bot is reaped). A context that can be canceled, given to a
-// call, runs a short function when it ends that wakes the call's poll; the
-// Engine keeps that function registered while calls come with the same
-// context, and unregisters it at Close.
+// call that has to wait, runs a short function when it ends that wakes the
+// call's poll; the Engine keeps that function registered while calls come
+// with the same context, and unregisters it at Close.
 //
 // On Linux, in a program that calls Supervise first thing in main, each
 // bot runs under a supervisor: the program's own executable, started in a

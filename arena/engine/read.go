@@ -74,19 +74,30 @@ func (g *gate) wake() {
 	}
 }
 
-// begin starts a call under ctx, with no deadline yet; end ends it. The
-// end of ctx wakes the call's waits: the gate asks ctx to tell it, unless
-// it is already told by the end of an earlier call's context with the same
-// Done channel (the calls of one game share one).
+// begin starts a call under ctx, with no deadline yet; end ends it.
 func (g *gate) begin(ctx context.Context) {
-	done := ctx.Done()
 	g.mu.Lock()
 	g.ctx, g.read = ctx, time.Time{}
-	watch := done != nil && done != g.watched
 	g.mu.Unlock()
-	if !watch {
+}
+
+// watch makes the end of the current call's context wake the gate's
+// waits. It is called before a wait, so that a call that never waits (as
+// most writes do not) costs no watch, and it asks the context to tell the
+// gate only if an earlier call's context with the same Done channel is
+// not watched already (the calls of one game share one).
+func (g *gate) watch() {
+	g.mu.Lock()
+	ctx := g.ctx
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
+	if done == nil || done == g.watched {
+		g.mu.Unlock()
 		return
 	}
+	g.mu.Unlock()
 	unwatch := context.AfterFunc(ctx, g.wakeUp)
 	g.mu.Lock()
 	old := g.unwatch
@@ -231,6 +242,7 @@ func (g *gate) discardStopped() bool {
 // the gate wakes it, a signal arrives, or limit passes (zero: no limit).
 // It reports whether fd is ready; if not, the caller checks the gate again.
 func (g *gate) wait(fd int, events int16, limit time.Time) (bool, error) {
+	g.watch()
 	fds := [2]unix.PollFd{{Fd: int32(fd), Events: events}, {Fd: int32(g.wakeR), Events: unix.POLLIN}}
 	if err := pollFDs(fds[:], limit); err != nil {
 		return false, err

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
@@ -24,6 +25,25 @@ func TestContextKeptAcrossCalls(t *testing.T) {
 	}
 	time.AfterFunc(100*time.Millisecond, cancel)
 	_, err := e.Move(ctx, MoveRequest{Deadline: time.Now().Add(time.Minute)})
+	if ee := asError(t, err); ee.Kind != KindCanceled || !errors.Is(err, context.Canceled) {
+		t.Errorf("Move: %v, want KindCanceled wrapping context.Canceled", err)
+	}
+}
+
+// TestCanceledWrite checks that the end of the call's context cuts short
+// a write that waits for a bot that does not read.
+func TestCanceledWrite(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeDeaf))
+	var moves, legal []string
+	for i := range 10000 { // 60 KB each: more than the pipe holds
+		moves = append(moves, fmt.Sprintf("m%04d", i))
+		legal = append(legal, fmt.Sprintf("l%04d", i))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err := e.Move(ctx, MoveRequest{Moves: moves, Legal: legal, Deadline: time.Now().Add(time.Minute)})
 	if ee := asError(t, err); ee.Kind != KindCanceled || !errors.Is(err, context.Canceled) {
 		t.Errorf("Move: %v, want KindCanceled wrapping context.Canceled", err)
 	}
