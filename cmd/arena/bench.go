@@ -56,6 +56,59 @@ type benchPass struct {
 	wall        time.Duration
 	runnerCPU   time.Duration // the arena process's user and system time
 	botsCPU     time.Duration // the bots' (children reaped during the pass)
+	steady      benchWindow   // from the first game's start to the last game's end
+}
+
+// benchWindow is what the arena spent while games were played: without
+// starting the bots, the tournament's set-up, stopping the bots and the
+// final reports, which a run pays once. It is what compares with the floor.
+type benchWindow struct {
+	plies     int
+	wall      time.Duration
+	runnerCPU time.Duration
+}
+
+// benchObserver measures a pass's benchWindow as a tournament.Observer.
+type benchObserver struct {
+	mu       sync.Mutex
+	started  bool
+	begin    time.Time
+	beginCPU time.Duration
+	end      time.Time
+	endCPU   time.Duration
+	plies    int // moved before the latest end
+	moved    int
+}
+
+func (o *benchObserver) GameStarted(tournament.Record) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.started {
+		o.started = true
+		o.begin, o.beginCPU = time.Now(), selfCPU()
+	}
+}
+
+func (o *benchObserver) Moved(int, tournament.MoveRecord) {
+	o.mu.Lock()
+	o.moved++
+	o.mu.Unlock()
+}
+
+func (o *benchObserver) GameEnded(int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.end, o.endCPU, o.plies = time.Now(), selfCPU(), o.moved
+}
+
+func (o *benchObserver) window() benchWindow {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return benchWindow{plies: o.plies, wall: o.end.Sub(o.begin), runnerCPU: o.endCPU - o.beginCPU}
+}
+
+func (w benchWindow) perPly(d time.Duration) time.Duration {
+	return d / time.Duration(max(w.plies, 1))
 }
 
 func (p benchPass) perPly(d time.Duration) time.Duration {
@@ -207,7 +260,8 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 	if err != nil {
 		return benchPass{}, err
 	}
-	opts := tournament.Options{Out: dir, Self: cfg.self, Progress: cfg.progress, Terminal: cfg.terminal}
+	obs := &benchObserver{}
+	opts := tournament.Options{Out: dir, Self: cfg.self, Progress: cfg.progress, Terminal: cfg.terminal, Observer: obs}
 	selfBefore, kidsBefore := cpuTimes()
 	start := time.Now()
 	sum, err := tournament.Run(ctx, tc, opts)
@@ -217,7 +271,13 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 	}
 	selfAfter, kidsAfter := cpuTimes()
 	return benchPass{concurrency: concurrency, games: sum.Played, plies: sum.Plies, wall: wall,
-		runnerCPU: selfAfter - selfBefore, botsCPU: kidsAfter - kidsBefore}, nil
+		runnerCPU: selfAfter - selfBefore, botsCPU: kidsAfter - kidsBefore, steady: obs.window()}, nil
+}
+
+// selfCPU returns the user and system time of this process.
+func selfCPU() time.Duration {
+	self, _ := cpuTimes()
+	return self
 }
 
 // cpuTimes returns the user and system time of this process and of its
@@ -244,6 +304,9 @@ func (r *benchReport) write(w io.Writer, cfg benchConfig) {
 			p.concurrency, p.games, p.plies, p.wall.Round(time.Millisecond), p.pliesPerSecond(), float64(p.games)/p.wall.Seconds())
 		fmt.Fprintf(w, "  per ply: wall %s (%.1f x floor), runner CPU %s, bots CPU %s\n",
 			us(p.perPly(p.wall)), float64(p.perPly(p.wall))/float64(max(r.floor, 1)), us(p.perPly(p.runnerCPU)), us(p.perPly(p.botsCPU)))
+		s := p.steady
+		fmt.Fprintf(w, "  steady state (start-up and shutdown left out): wall %s (%.1f x floor), runner CPU %s\n",
+			us(s.perPly(s.wall)), float64(s.perPly(s.wall))/float64(max(r.floor, 1)), us(s.perPly(s.runnerCPU)))
 	}
 	fmt.Fprintf(w, "heap: peak %.1f MiB of objects\n", float64(r.peakHeap)/(1<<20))
 }

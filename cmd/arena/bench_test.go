@@ -40,6 +40,8 @@ func BenchmarkArena(b *testing.B) {
 			b.ReportMetric(float64(rep.floor.Nanoseconds()), "floor-ns")
 			b.ReportMetric(rep.serial.perPly(rep.serial.wall).Seconds()/rep.floor.Seconds(), "c1-wall/floor")
 			b.ReportMetric(float64(rep.serial.perPly(rep.serial.runnerCPU).Nanoseconds()), "c1-cpu-ns/ply")
+			steady := rep.serial.steady
+			b.ReportMetric(steady.perPly(steady.wall).Seconds()/rep.floor.Seconds(), "c1-steady-wall/floor")
 			b.ReportMetric(rep.parallel.pliesPerSecond(), "c2-plies/s")
 			b.ReportMetric(float64(rep.parallel.perPly(rep.parallel.runnerCPU).Nanoseconds()), "c2-cpu-ns/ply")
 		})
@@ -56,13 +58,36 @@ func TestBench(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []string{"floor: a raw pipe round trip", "concurrency 1: 4 games", "concurrency 2: 20 games",
-		"x floor), runner CPU", "CPUs"} {
+		"x floor), runner CPU", "steady state (start-up and shutdown left out): wall", "CPUs"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 	if strings.Contains(out, "peak 0.0 MiB") {
 		t.Errorf("heap peak reported as zero:\n%s", out)
+	}
+}
+
+// TestBenchSteadyState checks that the steady state of a pass lies within
+// the pass: some of its plies, in less wall time than the whole pass.
+func TestBenchSteadyState(t *testing.T) {
+	self := asArena(t)
+	rep, err := bench(t.Context(), benchConfig{game: "checkers", games: 4, serial: 4, concurrency: 2,
+		bot: benchBotName, moveTime: 5 * time.Second, floorRounds: 100, self: self})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []benchPass{rep.serial, rep.parallel} {
+		s := p.steady
+		if s.plies <= 0 || s.plies > p.plies {
+			t.Errorf("concurrency %d: steady state of %d plies, want 1 to %d", p.concurrency, s.plies, p.plies)
+		}
+		if s.wall <= 0 || s.wall >= p.wall {
+			t.Errorf("concurrency %d: steady state of %v, want more than 0 and less than the pass's %v", p.concurrency, s.wall, p.wall)
+		}
+		if s.runnerCPU < 0 || s.runnerCPU > p.runnerCPU {
+			t.Errorf("concurrency %d: steady state runner CPU %v, want 0 to the pass's %v", p.concurrency, s.runnerCPU, p.runnerCPU)
+		}
 	}
 }
 
