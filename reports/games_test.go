@@ -144,12 +144,12 @@ func TestHTMLGamesEscapedAndLinked(t *testing.T) {
 func TestViewerDataBudget(t *testing.T) {
 	g := testGames(t, 1000)
 	const budget = 64 << 10
-	js, err := viewerData(g, budget)
-	if err != nil {
+	var js bytes.Buffer
+	if err := writeViewerData(&js, g, budget); err != nil {
 		t.Fatal(err)
 	}
 	var v viewerPage
-	if err := json.Unmarshal([]byte(js), &v); err != nil {
+	if err := json.Unmarshal(js.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}
 	total, forfeits, maxID := 0, 0, 0
@@ -273,3 +273,53 @@ func BenchmarkWriteHTMLGames(b *testing.B) {
 		})
 	}
 }
+
+// TestViewerDataStreamed: the viewer data written row by row is what
+// json.Marshal writes for the whole page, whether the rows are in the
+// list or read through Rows.
+func TestViewerDataStreamed(t *testing.T) {
+	for _, n := range []int{1, 7, 1000} {
+		for _, budget := range []int{MaxGameBytes, 16 << 10} {
+			g := testGames(t, n)
+			page, err := viewerSample(g, budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page.List = g.List
+			want, err := json.Marshal(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := writeViewerData(&got, g, budget); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%d games, budget %d: streamed data differs from json.Marshal:\n%.300s\nwant\n%.300s", n, budget, got.Bytes(), want)
+			}
+
+			// The same list kept out of memory.
+			rows := g.List.Rows
+			header := *g.List
+			header.Rows = nil
+			out := &Games{List: &header, Rows: countingRows{sliceRows(rows)}, Load: g.Load, Dir: g.Dir}
+			var kept bytes.Buffer
+			if err := writeViewerData(&kept, out, budget); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(kept.Bytes(), want) {
+				t.Errorf("%d games, budget %d: data from Rows differs from the list's", n, budget)
+			}
+			var list bytes.Buffer
+			if err := WriteList(&list, &header, sliceRows(rows)); err != nil {
+				t.Fatal(err)
+			}
+			if wantList, _ := json.Marshal(g.List); !bytes.Equal(list.Bytes(), wantList) {
+				t.Errorf("%d games: WriteList = %.200s, want %.200s", n, list.Bytes(), wantList)
+			}
+		}
+	}
+}
+
+// countingRows hides a list's rows behind the Rows interface.
+type countingRows struct{ Rows }

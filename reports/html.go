@@ -1,7 +1,9 @@
 package reports
 
 import (
+	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -140,19 +142,41 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 			v.Groups = append(v.Groups, g.Players)
 		}
 	}
-	if g := m.Games; g != nil && g.List != nil && len(g.List.Rows) > 0 {
-		data, err := viewerData(g, MaxGameBytes)
-		if err != nil {
+	g := m.Games
+	if g == nil || g.List == nil || g.rows().Len() == 0 {
+		ew := &errWriter{w: w}
+		if err := htmlTemplate.Execute(ew, v); err != nil {
 			return err
 		}
-		v.Games, v.ViewerScript, v.ViewerStyle = data, template.JS(viewer.Script), template.CSS(viewer.Style)
+		return ew.err
 	}
-	ew := &errWriter{w: w}
-	if err := htmlTemplate.Execute(ew, v); err != nil {
+	// The page is rendered with a placeholder for the game data, which is
+	// then written in its place straight from the rows, so that a long
+	// list never sits in memory.
+	v.Games, v.ViewerScript, v.ViewerStyle = template.JS(viewerPlaceholder), template.JS(viewer.Script), template.CSS(viewer.Style)
+	var page bytes.Buffer
+	if err := htmlTemplate.Execute(&page, v); err != nil {
 		return err
 	}
+	head, tail, ok := bytes.Cut(page.Bytes(), []byte(viewerPlaceholder))
+	if !ok {
+		return errors.New("report.html: no place for the game data")
+	}
+	ew := &errWriter{w: w}
+	ew.Write(head)
+	if ew.err == nil {
+		if err := writeViewerData(ew, g, MaxGameBytes); err != nil {
+			return err
+		}
+	}
+	ew.Write(tail)
 	return ew.err
 }
+
+// viewerPlaceholder stands for the game data in the rendered page: no
+// value the template writes can contain it (it holds a NUL byte, which
+// the template escapes wherever it comes from data).
+const viewerPlaceholder = "\x00arena game data\x00"
 
 // niceStep returns a round tick spacing for a range.
 func niceStep(span float64) float64 {

@@ -1,7 +1,7 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -107,32 +107,33 @@ func writeFiles(dir string, files []fileWriter) error {
 		return fmt.Errorf("report directory: %w", err)
 	}
 	for _, f := range files {
-		var buf bytes.Buffer
-		if err := f.write(&buf); err != nil {
+		if err := writeFileAtomic(filepath.Join(dir, f.name), f.write); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
-		}
-		if err := writeFileAtomic(filepath.Join(dir, f.name), buf.Bytes()); err != nil {
-			return err
 		}
 	}
 	return nil
 }
 
-func writeFileAtomic(path string, data []byte) error {
+// writeFileAtomic writes the file at path with write, through a temporary
+// file renamed into place once complete.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	w := bufio.NewWriterSize(tmp, 256<<10)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
+	if err == nil {
+		err = tmp.Chmod(0o644)
 	}
-	if err := tmp.Close(); err != nil {
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
