@@ -50,6 +50,14 @@
 // schedule is refused (ErrScheduleChanged). A lock file keeps two runs off
 // one directory.
 //
+// A journal is read one game at a time (ScanJournal): a resume, the
+// reports of a directory (WriteDirReports) and Merge keep a bit per game
+// ID and counts, never the records, so that their memory does not grow
+// with the games. What must come out in the order of the IDs while the
+// journal holds the games in any order (report.html's game list, a merged
+// journal) goes through a temporary file next to the journal, a
+// fixed-size entry per game ID, removed when done.
+//
 // # Refereeing
 //
 // Bot processes are started through package engine, checked once before

@@ -1,10 +1,12 @@
 package tournament
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -44,40 +46,63 @@ type Journal struct {
 // OpenJournal opens (creating if needed) the journal at path for appending
 // and returns the games it already holds. A torn last line, left by a crash
 // in the middle of a write, is cut off the file; any other damage is an
-// error wrapping ErrJournal.
+// error wrapping ErrJournal. It holds every game in memory: openJournal
+// passes them one at a time instead.
 func OpenJournal(path string) (*Journal, []Record, error) {
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, nil, fmt.Errorf("open journal: %w", err)
-	}
-	created := errors.Is(err, os.ErrNotExist)
-	recs, good, err := DecodeJournal(data)
+	var recs []Record
+	j, err := openJournal(path, func(rec *Record) error {
+		recs = append(recs, *rec)
+		return nil
+	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, err
+	}
+	return j, recs, nil
+}
+
+// openJournal is OpenJournal calling fn with each game the journal holds,
+// in the order of the file, instead of returning them; an error of fn is
+// returned as it is, before anything is changed.
+func openJournal(path string, fn func(rec *Record) error) (*Journal, error) {
+	size, created := int64(0), false
+	good, err := scanJournalFile(path, func(rec *Record, _ int64, _ int) error { return fn(rec) })
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		created = true
+	case err != nil:
+		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, nil, fmt.Errorf("open journal: %w", err)
+		return nil, fmt.Errorf("open journal: %w", err)
 	}
-	if good < len(data) {
-		if err := f.Truncate(int64(good)); err != nil {
+	if !created {
+		fi, err := f.Stat()
+		if err != nil {
 			f.Close()
-			return nil, nil, fmt.Errorf("cut the torn last line of %s: %w", path, err)
+			return nil, fmt.Errorf("open journal: %w", err)
+		}
+		size = fi.Size()
+	}
+	if good < size {
+		if err := f.Truncate(good); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("cut the torn last line of %s: %w", path, err)
 		}
 		if err := f.Sync(); err != nil {
 			f.Close()
-			return nil, nil, fmt.Errorf("cut the torn last line of %s: %w", path, err)
+			return nil, fmt.Errorf("cut the torn last line of %s: %w", path, err)
 		}
 	}
 	if created {
 		if err := syncDir(filepath.Dir(path)); err != nil {
 			f.Close()
-			return nil, nil, fmt.Errorf("open journal: %w", err)
+			return nil, fmt.Errorf("open journal: %w", err)
 		}
 	}
 	j := &Journal{f: f, path: path}
 	j.sync = f.Sync
-	return j, recs, nil
+	return j, nil
 }
 
 // Append writes rec as one line and makes sure the file is synced within
@@ -158,17 +183,33 @@ func (j *Journal) Close() error {
 }
 
 // ReadJournal reads the games of a journal without changing the file; a
-// torn last line is ignored.
+// torn last line is ignored. It holds every game in memory: ScanJournal
+// reads them one at a time.
 func ReadJournal(path string) ([]Record, error) {
-	data, err := os.ReadFile(path)
+	var recs []Record
+	err := ScanJournal(path, func(rec *Record) error {
+		recs = append(recs, *rec)
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("read journal: %w", err)
-	}
-	recs, _, err := DecodeJournal(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return recs, nil
+}
+
+// ScanJournal reads the journal at path without changing the file and
+// calls fn with each game, in the order of the file; fn may keep rec. The
+// journal is checked as OpenJournal checks it: a torn last line is
+// ignored, any other damage is an error wrapping ErrJournal (and is found
+// only when the scan gets there, after fn has seen the games before it).
+// An error of fn stops the scan and is returned as it is. ScanJournal
+// holds one game at a time in memory, and a bit per game ID.
+func ScanJournal(path string, fn func(rec *Record) error) error {
+	_, err := scanJournalFile(path, func(rec *Record, _ int64, _ int) error { return fn(rec) })
+	if err != nil && errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read journal: %w", err)
+	}
+	return err
 }
 
 // DecodeJournal decodes journal data. good is the length of the prefix made
@@ -177,35 +218,153 @@ func ReadJournal(path string) ([]Record, error) {
 // crash during a write can leave. A bad line before the last one, or a game
 // ID recorded twice, is an error wrapping ErrJournal.
 func DecodeJournal(data []byte) (recs []Record, good int, err error) {
-	seen := map[int]int{}
-	for lineNo := 1; good < len(data); lineNo++ {
-		nl := bytes.IndexByte(data[good:], '\n')
-		if nl < 0 {
-			return recs, good, nil // torn: no line end
-		}
-		line := data[good : good+nl]
-		last := good+nl+1 == len(data)
-		if len(bytes.TrimSpace(line)) == 0 {
-			if last {
-				return recs, good, nil
-			}
-			return nil, 0, fmt.Errorf("%w: line %d is empty", ErrJournal, lineNo)
-		}
-		var rec Record
-		if err := decodeRecord(line, &rec); err != nil {
-			if last {
-				return recs, good, nil
-			}
-			return nil, 0, fmt.Errorf("%w: line %d: %w", ErrJournal, lineNo, err)
-		}
-		if prev, dup := seen[rec.ID]; dup {
-			return nil, 0, fmt.Errorf("%w: line %d: game %d already recorded on line %d", ErrJournal, lineNo, rec.ID, prev)
-		}
-		seen[rec.ID] = lineNo
-		recs = append(recs, rec)
-		good += nl + 1
+	n, err := scanJournal(bytes.NewReader(data), int64(len(data)), func(rec *Record, _ int64, _ int) error {
+		recs = append(recs, *rec)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
-	return recs, good, nil
+	return recs, int(n), nil
+}
+
+// maxJournalLine bounds the journal lines a reader takes in. A longer
+// line is treated as one that does not decode; the arena writes none
+// nearly as long.
+const maxJournalLine = 256 << 20
+
+// errLongLine is what readJournalLine returns for a line longer than
+// maxJournalLine.
+var errLongLine = errors.New("line too long")
+
+// scanJournalFile scans the journal at path (see scanJournal) as it is
+// when opened: what a run appends meanwhile is not read. Errors about
+// the journal's content are prefixed with path.
+func scanJournalFile(path string, fn func(rec *Record, off int64, n int) error) (good int64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return 0, err
+		}
+		return 0, fmt.Errorf("read journal: %w", err)
+	}
+	defer f.Close()
+	return scanJournalOpen(f, path, fn)
+}
+
+// scanJournalOpen is scanJournalFile on the journal f opened from path.
+func scanJournalOpen(f *os.File, path string, fn func(rec *Record, off int64, n int) error) (good int64, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("read journal: %w", err)
+	}
+	var fnErr error
+	good, err = scanJournal(f, fi.Size(), func(rec *Record, off int64, n int) error {
+		fnErr = fn(rec, off, n)
+		return fnErr
+	})
+	switch {
+	case err == nil, fnErr != nil:
+		return good, err
+	case errors.Is(err, ErrJournal):
+		return good, fmt.Errorf("%s: %w", path, err)
+	}
+	return good, fmt.Errorf("read journal %s: %w", path, err)
+}
+
+// scanJournal reads the first size bytes of ra as journal data, line by
+// line, and calls fn with each game and the offset and length (newline
+// included) of its line. It returns the length of the prefix made of
+// complete, valid lines (see DecodeJournal). An error of fn stops it and
+// is returned as it is. It holds one line at a time in memory, and a bit
+// per game ID.
+func scanJournal(ra io.ReaderAt, size int64, fn func(rec *Record, off int64, n int) error) (good int64, err error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, 0, size), 64<<10)
+	var (
+		seen IDs
+		buf  []byte
+	)
+	for lineNo := 1; ; lineNo++ {
+		line, n, err := readJournalLine(br, &buf)
+		switch {
+		case errors.Is(err, io.EOF):
+			return good, nil // the end, or a torn last line without its line end
+		case err != nil && !errors.Is(err, errLongLine):
+			return good, err
+		}
+		rec := new(Record)
+		bad := err
+		if bad == nil && len(bytes.TrimSpace(line)) == 0 {
+			bad = errEmptyLine
+		}
+		if bad == nil {
+			bad = decodeRecord(line[:len(line)-1], rec)
+		}
+		if bad != nil {
+			if _, err := br.Peek(1); errors.Is(err, io.EOF) {
+				return good, nil // a torn last line
+			}
+			if bad == errEmptyLine {
+				return good, fmt.Errorf("%w: line %d is empty", ErrJournal, lineNo)
+			}
+			return good, fmt.Errorf("%w: line %d: %w", ErrJournal, lineNo, bad)
+		}
+		if !seen.Add(rec.ID) {
+			return good, fmt.Errorf("%w: line %d: game %d already recorded on line %d", ErrJournal, lineNo, rec.ID, firstLineOf(ra, good, rec.ID))
+		}
+		if err := fn(rec, good, int(n)); err != nil {
+			return good, err
+		}
+		good += n
+	}
+}
+
+// errEmptyLine marks an empty journal line.
+var errEmptyLine = errors.New("empty line")
+
+// readJournalLine reads the next line, its newline included, into *buf
+// and returns it with the bytes it took. At the end of the data it
+// returns io.EOF (with what there was of a last line without a newline);
+// a line longer than maxJournalLine is skipped, newline included, and
+// reported with errLongLine.
+func readJournalLine(br *bufio.Reader, buf *[]byte) (line []byte, n int64, err error) {
+	*buf = (*buf)[:0]
+	long := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if !long && len(*buf)+len(chunk) > maxJournalLine {
+			long, *buf = true, (*buf)[:0]
+		}
+		if !long {
+			*buf = append(*buf, chunk...)
+		}
+		switch {
+		case err == nil && long:
+			return nil, n, errLongLine
+		case err == nil:
+			return *buf, n, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return *buf, n, err
+		}
+	}
+}
+
+// firstLineOf returns the number of the first line among the first size
+// bytes of ra that records game id (0 when none does), for the message
+// about a game recorded twice.
+func firstLineOf(ra io.ReaderAt, size int64, id int) int {
+	lineNo, found := 0, 0
+	errFound := errors.New("found")
+	scanJournal(ra, size, func(rec *Record, _ int64, _ int) error {
+		lineNo++
+		if rec.ID == id {
+			found = lineNo
+			return errFound
+		}
+		return nil
+	})
+	return found
 }
 
 func decodeRecord(line []byte, rec *Record) error {
@@ -218,6 +377,9 @@ func decodeRecord(line []byte, rec *Record) error {
 	}
 	if rec.ID < 1 {
 		return fmt.Errorf("game id %d is not positive", rec.ID)
+	}
+	if rec.ID > MaxGames {
+		return fmt.Errorf("game id %d is beyond the largest schedule (%d games)", rec.ID, MaxGames)
 	}
 	if _, err := rec.GameResult(); err != nil {
 		return err

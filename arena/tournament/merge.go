@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,6 +37,9 @@ type MergeSummary struct {
 	// Missing lists, for every slice that lacks games, how many; it is
 	// empty when the merged tournament is complete.
 	Missing []SliceMissing
+	// Report is what the merged directory's reports were written from
+	// (nil when nothing was written).
+	Report *Report
 }
 
 // SliceMissing counts the games of one slice that no input holds.
@@ -69,9 +74,8 @@ func (s *MergeSummary) MissingText() string {
 
 // mergeInput is one slice directory given to Merge.
 type mergeInput struct {
-	dir  string
-	m    *Manifest
-	recs []Record
+	dir string
+	m   *Manifest
 }
 
 // Merge combines the output directories of the slices of one tournament
@@ -84,6 +88,12 @@ type mergeInput struct {
 // kept, and a game both in it and in an input must be recorded
 // identically. The result depends only on the games, not on the order of
 // the inputs: merging the same games again gives the same bytes.
+//
+// Merge reads the journals one game at a time: its memory does not grow
+// with the number of games beyond a bit per game. Where each game is
+// (which journal, where in it) is kept in a temporary file, a fixed-size
+// entry per game ID, from which the games are read again in the order of
+// their IDs to be written.
 //
 // When games of the schedule are in no input, Merge writes nothing and
 // returns the summary with an error wrapping ErrIncomplete, unless
@@ -109,68 +119,50 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 			merged.Created = in.m.Created
 		}
 	}
-	type origin struct {
-		i   int // index in recs
-		dir string
-	}
-	var (
-		recs []Record
-		seen = map[int]origin{} // by game ID
-	)
-	add := func(dir string, sh *Shard, rs []Record) error {
-		for i := range rs {
-			if err := sched.match(&rs[i], sh); err != nil {
-				return fmt.Errorf("%w: %s: %w", ErrMerge, dir, err)
-			}
-			if prev, dup := seen[rs[i].ID]; dup {
-				if err := sameRecord(&recs[prev.i], &rs[i]); err != nil {
-					return fmt.Errorf("%w: game %d is recorded differently in %s and %s: %w", ErrMerge, rs[i].ID, prev.dir, dir, err)
-				}
-				continue
-			}
-			seen[rs[i].ID] = origin{len(recs), dir}
-			recs = append(recs, rs[i])
-		}
-		return nil
-	}
 	// The games out already holds, if it holds this tournament; it stays
 	// locked until the merge is written.
-	lock, old, oldRecs, err := readMergeOutput(out, &merged)
+	lock, old, err := readMergeOutput(out, &merged)
 	if err != nil {
 		return nil, err
 	}
 	if lock != nil {
 		defer lock.Close()
 	}
+	tmpDir := out
+	if lock == nil {
+		// out does not exist, and is created only when the merge is
+		// written: keep the index next to it meanwhile.
+		tmpDir = filepath.Dir(out)
+	}
+	idx, err := newMergeIndex(tmpDir, first.Shard.Count)
+	if err != nil {
+		return nil, err
+	}
+	defer idx.close()
 	if old != nil {
 		if old.Created.Before(merged.Created) {
 			merged.Created = old.Created
 		}
-		if err := add(out, nil, oldRecs); err != nil {
+		if err := idx.scan(sched, out, nil); err != nil {
 			return nil, err
 		}
 	}
 	for _, in := range ins {
-		if err := add(in.dir, in.m.Shard, in.recs); err != nil {
+		if err := idx.scan(sched, in.dir, in.m.Shard); err != nil {
 			return nil, err
 		}
 	}
-	slices.SortFunc(recs, func(a, b Record) int { return cmp.Compare(a.ID, b.ID) })
 
-	sum := &MergeSummary{Manifest: &merged, Games: len(recs)}
+	sum := &MergeSummary{Manifest: &merged, Games: idx.ids.Len()}
 	count := first.Shard.Count
-	have := make([]int, count)
-	for _, r := range recs {
-		have[sliceOf(r.ID, count)]++
-	}
 	given := make([]bool, count)
 	for _, in := range ins {
 		given[in.m.Shard.Index] = true
 	}
 	for i := range count {
 		sh := Shard{Index: i, Count: count}
-		if n := sched.SliceLen(&sh); have[i] < n {
-			sum.Missing = append(sum.Missing, SliceMissing{Shard: sh, Missing: n - have[i], Games: n, Given: given[i]})
+		if n, have := sched.SliceLen(&sh), idx.have[i]; have < n {
+			sum.Missing = append(sum.Missing, SliceMissing{Shard: sh, Missing: n - have, Games: n, Given: given[i]})
 		}
 	}
 	if len(sum.Missing) > 0 && !opts.Partial {
@@ -179,12 +171,17 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return sum, writeMerged(out, lock, &merged, recs)
+	rep, err := writeMerged(ctx, out, lock, &merged, idx)
+	if err != nil {
+		return nil, err
+	}
+	sum.Report = rep
+	return sum, nil
 }
 
-// readMergeInputs reads the manifests and journals of the slice
-// directories, checks that they are slices of one schedule with one slice
-// count, each given once, and returns them ordered by slice.
+// readMergeInputs reads the manifests of the slice directories, checks
+// that they are slices of one schedule with one slice count, each given
+// once, and returns them ordered by slice.
 func readMergeInputs(out string, dirs []string) ([]mergeInput, error) {
 	outAbs, _ := filepath.Abs(out)
 	ins := make([]mergeInput, 0, len(dirs))
@@ -192,14 +189,14 @@ func readMergeInputs(out string, dirs []string) ([]mergeInput, error) {
 		if abs, _ := filepath.Abs(dir); abs == outAbs {
 			return nil, fmt.Errorf("%w: %s is both an input and the output", ErrMerge, dir)
 		}
-		m, recs, err := LoadDir(dir)
+		m, err := readDirManifest(dir)
 		if err != nil {
 			return nil, err
 		}
 		if m.Shard == nil {
 			return nil, fmt.Errorf("%w: %s holds a whole tournament, not a slice of one (give it as --out to merge the slices into it)", ErrMerge, dir)
 		}
-		ins = append(ins, mergeInput{dir: dir, m: m, recs: recs})
+		ins = append(ins, mergeInput{dir: dir, m: m})
 	}
 	slices.SortStableFunc(ins, func(a, b mergeInput) int {
 		return cmp.Or(cmp.Compare(a.m.Shard.Count, b.m.Shard.Count), cmp.Compare(a.m.Shard.Index, b.m.Shard.Index), strings.Compare(a.dir, b.dir))
@@ -222,14 +219,14 @@ func readMergeInputs(out string, dirs []string) ([]mergeInput, error) {
 
 // readMergeOutput checks that out may receive the merge of the tournament
 // m. When out exists it locks it and returns the lock with the manifest
-// and games out already holds (nil when it holds no tournament).
-func readMergeOutput(out string, m *Manifest) (lock *os.File, old *Manifest, recs []Record, err error) {
+// of the tournament out already holds (nil when it holds none).
+func readMergeOutput(out string, m *Manifest) (lock *os.File, old *Manifest, err error) {
 	entries, err := os.ReadDir(out)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("output directory: %w", err)
+		return nil, nil, fmt.Errorf("output directory: %w", err)
 	}
 	tournament, stranger := false, ""
 	for _, e := range entries {
@@ -241,24 +238,161 @@ func readMergeOutput(out string, m *Manifest) (lock *os.File, old *Manifest, rec
 		}
 	}
 	if !tournament && stranger != "" {
-		return nil, nil, nil, fmt.Errorf("%w: %s is not empty and holds no tournament (it holds %s); merge into a new or empty directory", ErrMerge, out, stranger)
+		return nil, nil, fmt.Errorf("%w: %s is not empty and holds no tournament (it holds %s); merge into a new or empty directory", ErrMerge, out, stranger)
 	}
 	if lock, err = lockDir(out); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if !tournament {
-		return lock, nil, nil, nil
+		return lock, nil, nil
 	}
-	if old, recs, err = LoadDir(out); err == nil {
+	if old, err = readDirManifest(out); err == nil {
 		if err = old.Compatible(m); err != nil {
 			err = fmt.Errorf("%w: %s: %w; merge into a new or empty directory", ErrMerge, out, err)
 		}
 	}
 	if err != nil {
 		lock.Close()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return lock, old, recs, nil
+	return lock, old, nil
+}
+
+// mergeIndex says, for every game of a merge, which journal holds it and
+// where: a fixed-size entry per game ID in a temporary file (the
+// journal's number plus one, 0 for no game, the line's length and its
+// offset), so that the games can be read in the order of their IDs.
+type mergeIndex struct {
+	f       *os.File
+	ids     IDs
+	lo, hi  int
+	have    []int // games per slice
+	sources []mergeSource
+	buf     [mergeEntry]byte
+}
+
+// mergeEntry is the size of a mergeIndex entry.
+const mergeEntry = 4 + 4 + 8
+
+// mergeSource is a journal read by a merge.
+type mergeSource struct {
+	dir string
+	f   *os.File
+}
+
+// newMergeIndex returns an empty index, in a temporary file in dir, of
+// the games of a tournament played in slices slices.
+func newMergeIndex(dir string, slices int) (*mergeIndex, error) {
+	f, err := tempFile(dir, ".merge-*")
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	return &mergeIndex{f: f, have: make([]int, slices)}, nil
+}
+
+// close closes the index and the journals.
+func (x *mergeIndex) close() {
+	x.f.Close()
+	for _, s := range x.sources {
+		s.f.Close()
+	}
+}
+
+// scan takes in the games of the journal of dir, which holds the slice sh
+// of sched (nil: any game). A game already taken in from another journal
+// must be recorded there identically.
+func (x *mergeIndex) scan(sched *Schedule, dir string, sh *Shard) error {
+	path := filepath.Join(dir, JournalFile)
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read journal: %w", err)
+	}
+	src := len(x.sources)
+	x.sources = append(x.sources, mergeSource{dir: dir, f: f})
+	_, err = scanJournalOpen(f, path, func(rec *Record, off int64, n int) error {
+		if err := sched.match(rec, sh); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrMerge, dir, err)
+		}
+		if x.ids.Has(rec.ID) {
+			prev, from, err := x.record(rec.ID)
+			if err != nil {
+				return err
+			}
+			if err := sameRecord(prev, rec); err != nil {
+				return fmt.Errorf("%w: game %d is recorded differently in %s and %s: %w", ErrMerge, rec.ID, from, dir, err)
+			}
+			return nil
+		}
+		x.ids.Add(rec.ID)
+		x.have[sliceOf(rec.ID, len(x.have))]++
+		if x.lo == 0 || rec.ID < x.lo {
+			x.lo = rec.ID
+		}
+		x.hi = max(x.hi, rec.ID)
+		e := x.buf[:]
+		binary.LittleEndian.PutUint32(e, uint32(src+1))
+		binary.LittleEndian.PutUint32(e[4:], uint32(n))
+		binary.LittleEndian.PutUint64(e[8:], uint64(off))
+		if _, err := x.f.WriteAt(e, int64(rec.ID-1)*mergeEntry); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		return nil
+	})
+	return err
+}
+
+// record reads game id back from the journal the index has it from.
+func (x *mergeIndex) record(id int) (*Record, string, error) {
+	e := x.buf[:]
+	if _, err := x.f.ReadAt(e, int64(id-1)*mergeEntry); err != nil {
+		return nil, "", fmt.Errorf("merge: %w", err)
+	}
+	return x.read(e)
+}
+
+// read reads the game of an index entry from its journal.
+func (x *mergeIndex) read(e []byte) (*Record, string, error) {
+	src := x.sources[binary.LittleEndian.Uint32(e)-1]
+	n, off := binary.LittleEndian.Uint32(e[4:]), int64(binary.LittleEndian.Uint64(e[8:]))
+	line := make([]byte, n)
+	if _, err := src.f.ReadAt(line, off); err != nil {
+		return nil, "", fmt.Errorf("read journal of %s: %w", src.dir, err)
+	}
+	rec := new(Record)
+	if err := decodeRecord(bytes.TrimSuffix(line, []byte("\n")), rec); err != nil {
+		return nil, "", fmt.Errorf("%w: %s: the line at offset %d changed during the merge: %w", ErrJournal, src.dir, off, err)
+	}
+	return rec, src.dir, nil
+}
+
+// each calls fn with every game in the order of their IDs.
+func (x *mergeIndex) each(ctx context.Context, fn func(rec *Record) error) error {
+	if x.ids.Len() == 0 {
+		return nil
+	}
+	in := bufio.NewReaderSize(io.NewSectionReader(x.f, int64(x.lo-1)*mergeEntry, int64(x.hi-x.lo+1)*mergeEntry), 256<<10)
+	var e [mergeEntry]byte
+	for id := x.lo; id <= x.hi; id++ {
+		if _, err := io.ReadFull(in, e[:]); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		if binary.LittleEndian.Uint32(e[:]) == 0 {
+			continue
+		}
+		if id%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		rec, _, err := x.read(e[:])
+		if err != nil {
+			return err
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sameRecord reports whether two records of a game are equal as the
@@ -277,56 +411,71 @@ func sameRecord(a, b *Record) error {
 
 // writeMerged writes the merged tournament into out under its lock (taken
 // here when lock is nil): manifest, journal, PGN/PDN and reports, each
-// file replaced atomically.
-func writeMerged(out string, lock *os.File, m *Manifest, recs []Record) error {
+// file replaced atomically. The games are read from the index in the
+// order of their IDs, one at a time.
+func writeMerged(ctx context.Context, out string, lock *os.File, m *Manifest, idx *mergeIndex) (*Report, error) {
 	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
-		return fmt.Errorf("output directory: %w", err)
+		return nil, fmt.Errorf("output directory: %w", err)
 	}
 	if lock == nil {
 		var err error
 		if lock, err = lockDir(out); err != nil {
-			return err
+			return nil, err
 		}
 		defer lock.Close()
 	}
 	if err := m.Write(out); err != nil {
-		return err
+		return nil, err
 	}
-	if err := writeJournalFile(filepath.Join(out, JournalFile), recs); err != nil {
-		return err
-	}
-	if err := RewriteGameText(out, m.Game, recs, m.Name); err != nil {
-		return err
-	}
-	_, err := WriteReports(out, m, recs)
-	return err
-}
-
-// writeJournalFile replaces the journal at path with recs, one line each,
-// synced before it takes the old file's place.
-func writeJournalFile(path string, recs []Record) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	b, err := newReportBuilder(m, out)
 	if err != nil {
-		return fmt.Errorf("write journal: %w", err)
+		return nil, err
 	}
-	defer os.Remove(tmp)
-	w := bufio.NewWriter(f)
-	for i := range recs {
-		line, err := json.Marshal(&recs[i])
+	defer b.close()
+	text, err := newGameTextRewrite(out, m.Game, m.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer text.abort()
+	path := filepath.Join(out, JournalFile)
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("write journal: %w", err)
+	}
+	defer f.Close()
+	defer os.Remove(tmp) // a no-op once renamed
+	w := bufio.NewWriterSize(f, 256<<10)
+	var off int64
+	err = idx.each(ctx, func(rec *Record) error {
+		line, err := json.Marshal(rec)
 		if err != nil {
-			f.Close()
-			return fmt.Errorf("write journal: game %d: %w", recs[i].ID, err)
+			return fmt.Errorf("write journal: game %d: %w", rec.ID, err)
 		}
-		w.Write(line)
-		w.WriteByte('\n')
+		line = append(line, '\n')
+		if _, err := w.Write(line); err != nil {
+			return fmt.Errorf("write journal: %w", err)
+		}
+		if err := b.add(rec, off, len(line)); err != nil {
+			return err
+		}
+		off += int64(len(line))
+		return text.add(rec)
+	})
+	if err != nil {
+		return nil, err
 	}
-	err = errors.Join(w.Flush(), f.Sync())
-	if err := errors.Join(err, f.Close()); err != nil {
-		return fmt.Errorf("write journal: %w", err)
+	if err := errors.Join(w.Flush(), f.Sync()); err != nil {
+		return nil, fmt.Errorf("write journal: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write journal: %w", err)
+		return nil, fmt.Errorf("write journal: %w", err)
 	}
-	return syncDir(filepath.Dir(path))
+	if err := syncDir(out); err != nil {
+		return nil, err
+	}
+	if err := text.commit(); err != nil {
+		return nil, err
+	}
+	return b.write(out, f)
 }

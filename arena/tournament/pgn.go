@@ -199,27 +199,76 @@ func WriteGameText(w io.Writer, recs []Record, event string) error {
 // RewriteGameText regenerates the PGN/PDN file of a tournament directory
 // from its records, replacing the file atomically.
 func RewriteGameText(dir, gameName string, recs []Record, event string) error {
+	g, err := newGameTextRewrite(dir, gameName, event)
+	if err != nil {
+		return err
+	}
+	defer g.abort()
+	for i := range recs {
+		if err := g.add(&recs[i]); err != nil {
+			return err
+		}
+	}
+	return g.commit()
+}
+
+// gameTextRewrite rebuilds the PGN/PDN file of a tournament directory
+// game by game, into a temporary file that takes the file's place when
+// commit is called.
+type gameTextRewrite struct {
+	path  string
+	event string
+	tmp   *os.File
+	w     *bufio.Writer
+	buf   []byte
+}
+
+func newGameTextRewrite(dir, gameName, event string) (*gameTextRewrite, error) {
 	path := filepath.Join(dir, GameTextFile(gameName))
 	tmp, err := os.CreateTemp(dir, ".games-*.tmp")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := WriteGameText(tmp, recs, event); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	// CreateTemp makes the file private; the game file is read like every
-	// other output.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	return &gameTextRewrite{path: path, event: event, tmp: tmp, w: bufio.NewWriterSize(tmp, 256<<10)}, nil
+}
+
+// add appends a game.
+func (g *gameTextRewrite) add(rec *Record) error {
+	g.buf = AppendGameText(g.buf[:0], rec, g.event)
+	if _, err := g.w.Write(g.buf); err != nil {
+		return fmt.Errorf("write %s: %w", g.path, err)
 	}
 	return nil
+}
+
+// commit puts the rebuilt file in place.
+func (g *gameTextRewrite) commit() error {
+	tmp := g.tmp
+	g.tmp = nil
+	err := g.w.Flush()
+	// CreateTemp makes the file private; the game file is read like every
+	// other output.
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), g.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", g.path, err)
+	}
+	return nil
+}
+
+// abort removes the temporary file, unless commit put it in place.
+func (g *gameTextRewrite) abort() {
+	if g.tmp != nil {
+		g.tmp.Close()
+		os.Remove(g.tmp.Name())
+		g.tmp = nil
+	}
 }

@@ -1,8 +1,10 @@
 package tournament
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/reports"
+	"github.com/arena-games/arena/reports/viewer"
 )
 
 // RatingGames converts records to the games the rating statistics take.
@@ -19,28 +22,37 @@ import (
 func RatingGames(recs []Record) []rating.Game {
 	out := make([]rating.Game, 0, len(recs))
 	for i := range recs {
-		r := &recs[i]
-		res, err := r.GameResult()
-		if err != nil {
-			continue
+		if g, ok := RatingGame(&recs[i]); ok {
+			out = append(out, g)
 		}
-		first, err := r.FirstMoverColor()
-		if err != nil {
-			continue
-		}
-		out = append(out, rating.Game{
-			White: r.White, Black: r.Black, FirstMover: first, Result: res,
-			Opening: OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
-			PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
-		})
 	}
 	return out
+}
+
+// RatingGame converts a record to the game the rating statistics take;
+// ok is false when its result or first mover do not decode.
+func RatingGame(r *Record) (g rating.Game, ok bool) {
+	res, err := r.GameResult()
+	if err != nil {
+		return g, false
+	}
+	first, err := r.FirstMoverColor()
+	if err != nil {
+		return g, false
+	}
+	return rating.Game{
+		White: r.White, Black: r.Black, FirstMover: first, Result: res,
+		Opening: OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
+		PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
+	}, true
 }
 
 // WriteReports writes the rating reports of an output directory from its
 // records (package reports: report.md, standings.csv, report.json,
 // report.html) and returns the analysis, nil when there are no games to
-// rate. The PGN/PDN file is kept by Run; RewriteGameText rebuilds it.
+// rate. The PGN/PDN file is kept by Run; RewriteGameText rebuilds it. It
+// holds every game in memory: WriteDirReports reads them from the journal
+// one at a time.
 func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, error) {
 	if len(recs) == 0 {
 		return nil, nil
@@ -55,6 +67,204 @@ func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, err
 		return nil, fmt.Errorf("reports: %w", err)
 	}
 	return a, nil
+}
+
+// Report is what the reports of a tournament directory were written from.
+type Report struct {
+	Manifest *Manifest
+	Games    int              // games in the journal
+	Analysis *rating.Analysis // nil when there are no games
+	// Meta is the reports' description of the tournament (its Games
+	// left out).
+	Meta      reports.Meta
+	Standings []Standing // every bot of the manifest, and any other in the journal
+}
+
+// ReportOptions adjusts WriteDirReports.
+type ReportOptions struct {
+	// GameText rebuilds the PGN/PDN file from the journal too (see
+	// RewriteGameText); leave it to a run that appends to the file.
+	GameText bool
+}
+
+// WriteDirReports writes the rating reports of the output directory dir
+// from its manifest and journal, as WriteReports does from records, and
+// returns what they were written from. It reads the journal one game at a
+// time: its memory does not grow with the number of games beyond a bit
+// per game, and the game list of report.html is kept in temporary files
+// next to the journal. The journal is read as it is when opened; a run
+// may append to it meanwhile.
+func WriteDirReports(dir string, opts ReportOptions) (*Report, error) {
+	m, err := readDirManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, JournalFile)
+	journal, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read journal: %w", err)
+	}
+	defer journal.Close()
+	b, err := newReportBuilder(m, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	var text *gameTextRewrite
+	if opts.GameText {
+		if text, err = newGameTextRewrite(dir, m.Game, m.Name); err != nil {
+			return nil, err
+		}
+		defer text.abort()
+	}
+	_, err = scanJournalOpen(journal, path, func(rec *Record, off int64, n int) error {
+		if err := b.add(rec, off, n); err != nil || text == nil {
+			return err
+		}
+		return text.add(rec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if text != nil {
+		if err := text.commit(); err != nil {
+			return nil, err
+		}
+	}
+	return b.write(dir, journal)
+}
+
+// reportBuilder sums up a tournament's games one at a time for its
+// reports: what a Report holds, and report.html's game list.
+type reportBuilder struct {
+	m         *Manifest
+	games     int
+	rated     int // games given to the rating tally
+	tally     rating.Tally
+	tallyErr  error // the first game the tally refused
+	standings *tally
+	search    *searchSums
+	sprt      *sprtState // the manifest's test replayed; nil without one
+	sprtErr   error
+	finished  time.Time // when the last game ended
+	list      *GameList // nil: no game list
+}
+
+// newReportBuilder returns a builder for the tournament m; with dir it
+// keeps report.html's game list in temporary files in dir.
+func newReportBuilder(m *Manifest, dir string) (*reportBuilder, error) {
+	b := &reportBuilder{m: m, standings: newTally(m.Bots), search: newSearchSums(m.Bots)}
+	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
+		b.sprt = newSPRTState(*m.SPRT, m.Bots[0], m.Bots[1])
+	}
+	if dir != "" {
+		var err error
+		if b.list, err = NewGameList(dir); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// close frees the game list.
+func (b *reportBuilder) close() {
+	if b.list != nil {
+		b.list.Close()
+	}
+}
+
+// add takes in a game, whose journal line is n bytes at off. The games
+// come in the journal's order (the sequential test is replayed in it).
+func (b *reportBuilder) add(r *Record, off int64, n int) error {
+	b.games++
+	if g, ok := RatingGame(r); ok {
+		b.rated++
+		if err := b.tally.Add(g); err != nil && b.tallyErr == nil {
+			b.tallyErr = fmt.Errorf("game %d: %w", b.rated, err)
+		}
+	}
+	b.standings.add(r)
+	b.search.add(r)
+	if b.sprt != nil && b.sprtErr == nil {
+		b.sprtErr = b.sprt.add(r)
+	}
+	if end := r.Start.Add(time.Duration(r.DurationMS * float64(time.Millisecond))); end.After(b.finished) {
+		b.finished = end
+	}
+	if b.list != nil {
+		return b.list.Add(r, off, n)
+	}
+	return nil
+}
+
+// meta describes the tournament as ReportMeta does.
+func (b *reportBuilder) meta() reports.Meta {
+	m := b.m
+	meta := reports.Meta{
+		Name:    m.Name,
+		Game:    m.Game,
+		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, rulesText(m.Rules)),
+		Started: m.Created,
+		Run:     &reports.RunStatus{Played: b.games, Scheduled: m.Games, Finished: b.games == m.Games},
+		Search:  b.search.stats(),
+	}
+	if s := b.sprt; s != nil && b.sprtErr == nil {
+		meta.Run.SPRT = s.String()
+		if s.decided() && !meta.Run.Finished {
+			meta.Run.Finished = true
+			meta.Run.Stopped = fmt.Sprintf("the SPRT accepted %v after %d %s", s.result.Decision, s.result.N, sprtUnit(s.result))
+		}
+	}
+	if meta.Run.Finished {
+		meta.Finished = b.finished
+	}
+	return meta
+}
+
+// write writes the reports into dir; journal holds the journal lines the
+// games were added with, for the game viewer.
+func (b *reportBuilder) write(dir string, journal io.ReaderAt) (*Report, error) {
+	rep := &Report{Manifest: b.m, Games: b.games, Meta: b.meta(), Standings: b.standings.standings()}
+	if b.games == 0 {
+		return rep, nil
+	}
+	if b.tallyErr != nil {
+		return nil, fmt.Errorf("rating analysis: %w", b.tallyErr)
+	}
+	a, err := b.tally.Analyze(RatingOptions(b.m))
+	if err != nil {
+		return nil, fmt.Errorf("rating analysis: %w", err)
+	}
+	meta := rep.Meta
+	if b.list != nil {
+		header, rows, err := b.list.rows(b.m.Game)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.close()
+		v := viewLoader{m: b.m}
+		load := func(i int) (*viewer.Game, error) {
+			off, n, err := rows.line(i)
+			if err != nil {
+				return nil, err
+			}
+			line := make([]byte, n)
+			if _, err := journal.ReadAt(line, off); err != nil {
+				return nil, fmt.Errorf("read journal: %w", err)
+			}
+			r := new(Record)
+			if err := decodeRecord(bytes.TrimSuffix(line, []byte("\n")), r); err != nil {
+				return nil, fmt.Errorf("%w: the line at offset %d changed: %w", ErrJournal, off, err)
+			}
+			return v.view(r)
+		}
+		meta.Games = &reports.Games{List: header, Rows: rows, Load: load, Dir: dir}
+	}
+	if err := reports.WriteFiles(dir, meta, a); err != nil {
+		return nil, fmt.Errorf("reports: %w", err)
+	}
+	rep.Analysis = a
+	return rep, nil
 }
 
 // RatingOptions returns the rating options for a tournament: the defaults,
@@ -84,47 +294,46 @@ func Reference(game, preset, rules string) *rating.Reference {
 // of its games are recorded, and whether it finished (every game played,
 // or its sequential test decided; the test is replayed over the records).
 func ReportMeta(m *Manifest, recs []Record) reports.Meta {
-	meta := reports.Meta{
-		Name:    m.Name,
-		Game:    m.Game,
-		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, rulesText(m.Rules)),
-		Started: m.Created,
-		Run:     &reports.RunStatus{Played: len(recs), Scheduled: m.Games, Finished: len(recs) == m.Games},
-		Search:  SearchStats(recs, m.Bots),
+	b, _ := newReportBuilder(m, "") // cannot fail without a game list
+	for i := range recs {
+		b.add(&recs[i], 0, 0)
 	}
-	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
-		s := newSPRTState(*m.SPRT, m.Bots[0], m.Bots[1])
-		if err := s.add(recs...); err == nil {
-			meta.Run.SPRT = s.String()
-			if s.decided() && !meta.Run.Finished {
-				meta.Run.Finished = true
-				meta.Run.Stopped = fmt.Sprintf("the SPRT accepted %v after %d %s", s.result.Decision, s.result.N, sprtUnit(s.result))
-			}
-		}
-	}
-	if meta.Run.Finished {
-		for i := range recs {
-			end := recs[i].Start.Add(time.Duration(recs[i].DurationMS * float64(time.Millisecond)))
-			if end.After(meta.Finished) {
-				meta.Finished = end
-			}
-		}
-	}
-	return meta
+	return b.meta()
 }
 
-// LoadDir reads the manifest and the journal of an output directory.
+// LoadDir reads the manifest and the journal of an output directory. It
+// holds every game in memory: ScanDir reads them one at a time.
 func LoadDir(dir string) (*Manifest, []Record, error) {
-	m, err := ReadManifest(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%s is not a tournament output directory (it has no %s): %w", dir, ManifestFile, err)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, err := ReadJournal(filepath.Join(dir, JournalFile))
+	var recs []Record
+	m, err := ScanDir(dir, func(rec *Record) error {
+		recs = append(recs, *rec)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	return m, recs, nil
+}
+
+// ScanDir reads the manifest of an output directory, then calls fn with
+// each game of its journal, one at a time, as ScanJournal does.
+func ScanDir(dir string, fn func(rec *Record) error) (*Manifest, error) {
+	m, err := readDirManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := ScanJournal(filepath.Join(dir, JournalFile), fn); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readDirManifest reads the manifest of an output directory, saying so
+// when there is none.
+func readDirManifest(dir string) (*Manifest, error) {
+	m, err := ReadManifest(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s is not a tournament output directory (it has no %s): %w", dir, ManifestFile, err)
+	}
+	return m, err
 }

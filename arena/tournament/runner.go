@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,8 +124,8 @@ type runner struct {
 	journal  *Journal
 	recorded int
 	tally    *tally
-	done     []int // IDs in the journal, sorted
-	pending  int   // games of the slice not in the journal
+	done     IDs // the games in the journal
+	pending  int // games of the slice not in the journal
 	pgn      *os.File
 	logFile  *os.File
 	botLogs  []*engine.Log // one per bot, shared by its processes
@@ -213,30 +212,36 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 		}
 	}
 
-	journal, recs, err := OpenJournal(filepath.Join(dir, JournalFile))
+	// The journal's games are taken in one at a time: the tally, the
+	// sequential test and the PGN/PDN file need them in the journal's
+	// order, and the pending games a bit per game. The PGN/PDN file is
+	// derived from the journal: rebuild it (a crash may have left it behind
+	// or ahead of the journal), then append to it.
+	r.tally, r.sprt = newTally(cfg.BotNames()), newSPRT(cfg)
+	text, err := newGameTextRewrite(dir, r.rules.Game(), cfg.Name)
 	if err != nil {
 		return nil, err
 	}
-	r.journal, r.recorded, r.tally = journal, len(recs), newTally(cfg.BotNames())
-	r.done = make([]int, 0, len(recs))
-	for i := range recs {
-		if err := sched.match(&recs[i], r.manifest.Shard); err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
+	defer text.abort()
+	r.journal, err = openJournal(filepath.Join(dir, JournalFile), func(rec *Record) error {
+		if err := sched.match(rec, r.manifest.Shard); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
 		}
-		r.done = append(r.done, recs[i].ID)
-		r.tally.add(&recs[i])
-	}
-	slices.Sort(r.done)
-	r.pending = r.manifest.Games - len(recs)
-	if r.sprt = newSPRT(cfg); r.sprt != nil {
-		if err := r.sprt.add(recs...); err != nil {
-			return nil, err
+		r.done.Add(rec.ID)
+		r.tally.add(rec)
+		if r.sprt != nil {
+			if err := r.sprt.add(rec); err != nil {
+				return err
+			}
 		}
+		return text.add(rec)
+	})
+	if err != nil {
+		return nil, err
 	}
-
-	// The PGN/PDN file is derived from the journal: rebuild it (a crash may
-	// have left it behind or ahead of the journal), then append to it.
-	if err := RewriteGameText(dir, r.rules.Game(), recs, cfg.Name); err != nil {
+	r.recorded = r.done.Len()
+	r.pending = r.manifest.Games - r.recorded
+	if err := text.commit(); err != nil {
 		return nil, err
 	}
 	if r.pgn, err = os.OpenFile(filepath.Join(dir, GameTextFile(r.rules.Game())), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
@@ -294,8 +299,7 @@ func (r *runner) checkOutputDir(ctx context.Context) (*Manifest, error) {
 		want.Version, want.Fingerprint = stored.Version, r.fingerprintV1
 	}
 	if err := stored.Compatible(&want); err != nil {
-		recs, jerr := ReadJournal(filepath.Join(dir, JournalFile))
-		if len(recs) == 0 && (jerr == nil || errors.Is(jerr, os.ErrNotExist)) {
+		if empty, jerr := journalEmpty(filepath.Join(dir, JournalFile)); empty && (jerr == nil || errors.Is(jerr, os.ErrNotExist)) {
 			return nil, nil // no game played: start afresh
 		}
 		hint := "use another output directory, or restore the configuration it was started with"
@@ -311,19 +315,23 @@ func (r *runner) checkOutputDir(ctx context.Context) (*Manifest, error) {
 // directory's slice that the journal lacks.
 func (r *runner) pendingGames() iter.Seq[Scheduled] {
 	return func(yield func(Scheduled) bool) {
-		done := r.done
 		for g := range r.sched.Slice(r.manifest.Shard) {
-			for len(done) > 0 && done[0] < g.ID {
-				done = done[1:]
-			}
-			if len(done) > 0 && done[0] == g.ID {
-				continue
-			}
-			if !yield(g) {
+			if !r.done.Has(g.ID) && !yield(g) {
 				return
 			}
 		}
 	}
+}
+
+// journalEmpty reports whether the journal at path holds no game; a
+// damaged journal is an error.
+func journalEmpty(path string) (bool, error) {
+	errGame := errors.New("a game")
+	err := ScanJournal(path, func(*Record) error { return errGame })
+	if err == errGame {
+		return false, nil
+	}
+	return true, err
 }
 
 // release closes what prepare opened.
@@ -532,7 +540,7 @@ loop:
 			}
 			r.prog.game(rec)
 			if r.sprt != nil && !r.sprt.decided() {
-				if err := r.sprt.add(*rec); err != nil {
+				if err := r.sprt.add(rec); err != nil {
 					fatal = err
 					cancel()
 					continue

@@ -7,57 +7,79 @@ import "github.com/arena-games/arena/reports"
 // the nodes reported per second of the time the arena measured, and the
 // mean time per move. Bots that played no move are left out.
 func SearchStats(recs []Record, bots []string) []reports.BotSearch {
-	type sums struct {
-		moves, withInfo, depthMoves int
-		depth, nodes                int64
-		ms, nodesMS                 float64
-	}
-	by := make(map[string]*sums, len(bots))
-	for _, b := range bots {
-		by[b] = &sums{}
-	}
+	s := newSearchSums(bots)
 	for i := range recs {
-		r := &recs[i]
-		first, err := r.FirstMoverColor()
-		if err != nil {
+		s.add(&recs[i])
+	}
+	return s.stats()
+}
+
+// searchSums sums up the moves of a tournament's bots game by game, for
+// SearchStats.
+type searchSums struct {
+	bots []string
+	by   map[string]*botSums
+}
+
+type botSums struct {
+	moves, withInfo, depthMoves int
+	depth, nodes                int64
+	ms, nodesMS                 float64
+}
+
+func newSearchSums(bots []string) *searchSums {
+	s := &searchSums{bots: bots, by: make(map[string]*botSums, len(bots))}
+	for _, b := range bots {
+		s.by[b] = &botSums{}
+	}
+	return s
+}
+
+// add counts the moves of one game.
+func (s *searchSums) add(r *Record) {
+	first, err := r.FirstMoverColor()
+	if err != nil {
+		return
+	}
+	names := [2]string{r.White, r.Black}
+	for j := range r.Moves {
+		b := s.by[names[(int(first)+len(r.Opening.Moves)+j)%2]]
+		if b == nil {
 			continue
 		}
-		names := [2]string{r.White, r.Black}
-		for j := range r.Moves {
-			s := by[names[(int(first)+len(r.Opening.Moves)+j)%2]]
-			if s == nil {
-				continue
-			}
-			m := &r.Moves[j]
-			s.moves++
-			s.ms += m.MS
-			in := m.Info
-			if in == nil {
-				continue
-			}
-			s.withInfo++
-			if in.Depth > 0 {
-				s.depthMoves++
-				s.depth += int64(in.Depth)
-			}
-			if in.Nodes > 0 {
-				s.nodes += in.Nodes
-				s.nodesMS += m.MS
-			}
+		m := &r.Moves[j]
+		b.moves++
+		b.ms += m.MS
+		in := m.Info
+		if in == nil {
+			continue
+		}
+		b.withInfo++
+		if in.Depth > 0 {
+			b.depthMoves++
+			b.depth += int64(in.Depth)
+		}
+		if in.Nodes > 0 {
+			b.nodes += in.Nodes
+			b.nodesMS += m.MS
 		}
 	}
+}
+
+// stats returns the sums as SearchStats does.
+func (s *searchSums) stats() []reports.BotSearch {
 	var out []reports.BotSearch
-	for _, b := range bots {
-		s := by[b]
-		if s.moves == 0 {
+	for _, name := range s.bots {
+		b := s.by[name]
+		if b.moves == 0 {
 			continue
 		}
-		bs := reports.BotSearch{Bot: b, Moves: s.moves, WithInfo: s.withInfo, AvgMoveMS: s.ms / float64(s.moves)}
-		if s.depthMoves > 0 {
-			bs.AvgDepth = float64(s.depth) / float64(s.depthMoves)
+		bs := reports.BotSearch{Bot: name, Moves: b.moves, WithInfo: b.withInfo, AvgMoveMS: b.ms / float64(b.moves)}
+		if b.depthMoves > 0 {
+			bs.AvgDepth = float64(b.depth) / float64(b.depthMoves)
 		}
-		if s.nodesMS > 0 {
-			bs.NodesPerSecond = float64(s.nodes) / (s.nodesMS / 1000)
+		if b.nodesMS > 0 {
+			bs.NodesPerSecond = float64(b.nodes) / (b.nodesMS / 1000)
 		}
 		out = append(out, bs)
 	}

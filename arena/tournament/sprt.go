@@ -37,24 +37,19 @@ func newSPRTState(p rating.SPRTParams, player, opponent string) *sprtState {
 	return s
 }
 
-// add takes recorded games into the test, in order, until it decides.
-func (s *sprtState) add(recs ...Record) error {
-	for i := range recs {
-		if s.decided() {
-			return nil
-		}
-		r := &recs[i]
-		if _, err := r.GameResult(); err != nil {
-			continue
-		}
-		if !((r.White == s.player && r.Black == s.opponent) || (r.White == s.opponent && r.Black == s.player)) {
-			continue
-		}
-		if err := s.take(r.Points(s.player), r.PairKey); err != nil {
-			return err
-		}
+// add takes a recorded game into the test, unless it has decided. The
+// games are taken in the order they were recorded.
+func (s *sprtState) add(r *Record) error {
+	if s.decided() {
+		return nil
 	}
-	return nil
+	if _, err := r.GameResult(); err != nil {
+		return nil
+	}
+	if !((r.White == s.player && r.Black == s.opponent) || (r.White == s.opponent && r.Black == s.player)) {
+		return nil
+	}
+	return s.take(r.Points(s.player), r.PairKey)
 }
 
 // take counts one game, in which the player took points, and recomputes

@@ -106,22 +106,31 @@ func ViewGames(m *Manifest, dir string, recs []Record) *reports.Games {
 	for _, i := range order {
 		list.Add(ViewSummary(&recs[i]))
 	}
-	var last *Record // the record rules were built for
-	var rules game.Rules
-	load := func(i int) (*viewer.Game, error) {
-		r := &recs[order[i]]
-		if last == nil || r.Game != last.Game || r.Preset != last.Preset || !slices.Equal(r.Rules, last.Rules) {
-			var err error
-			if rules, err = RulesOf(r); err != nil {
-				return nil, err
-			}
-			last = r
-		}
-		g, err := ViewGameWith(rules, r)
-		if err == nil {
-			g.Clocks = ViewClocks(m, r)
-		}
-		return g, err
-	}
+	v := viewLoader{m: m}
+	load := func(i int) (*viewer.Game, error) { return v.view(&recs[order[i]]) }
 	return &reports.Games{List: list, Dir: dir, Load: load}
+}
+
+// viewLoader replays records for the viewer, building the rules only when
+// a record's differ from the last one's.
+type viewLoader struct {
+	m     *Manifest
+	last  *Record // the record rules were built for
+	rules game.Rules
+}
+
+// view replays r for the viewer, with the players' time controls.
+func (v *viewLoader) view(r *Record) (*viewer.Game, error) {
+	if v.last == nil || r.Game != v.last.Game || r.Preset != v.last.Preset || !slices.Equal(r.Rules, v.last.Rules) {
+		rules, err := RulesOf(r)
+		if err != nil {
+			return nil, err
+		}
+		v.last, v.rules = r, rules
+	}
+	g, err := ViewGameWith(v.rules, r)
+	if err == nil {
+		g.Clocks = ViewClocks(v.m, r)
+	}
+	return g, err
 }

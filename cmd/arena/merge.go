@@ -47,11 +47,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	m, recs, err := tournament.LoadDir(*out)
-	if err != nil {
-		return err
-	}
-	if err := printReports(stdout, *out, m, recs); err != nil {
+	m := sum.Manifest
+	if err := printReport(stdout, *out, sum.Report); err != nil {
 		return err
 	}
 	if text := sum.MissingText(); text != "" {

@@ -45,22 +45,20 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if !running {
 		defer unlock()
 	}
-	m, recs, err := tournament.LoadDir(dir)
+	// The journal is the source of truth: without a run, rebuild the
+	// PGN/PDN file too.
+	rep, err := tournament.WriteDirReports(dir, tournament.ReportOptions{GameText: !running})
 	if err != nil {
 		return err
 	}
 	if running {
 		fmt.Fprintf(stderr, "a run is in progress in %s: the reports cover the %d games recorded so far, and %s is left to the run\n",
-			dir, len(recs), tournament.GameTextFile(m.Game))
+			dir, rep.Games, tournament.GameTextFile(rep.Manifest.Game))
 	} else {
-		// The journal is the source of truth: rebuild the PGN/PDN file too.
-		if err := tournament.RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
-			return err
-		}
 		fmt.Fprintf(stderr, "%s rebuilt from the journal (%d games), no run using the directory meanwhile\n",
-			tournament.GameTextFile(m.Game), len(recs))
+			tournament.GameTextFile(rep.Manifest.Game), rep.Games)
 	}
-	if err := printReports(stdout, dir, m, recs); err != nil {
+	if err := printReport(stdout, dir, rep); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "reports written to %s\n", dir)

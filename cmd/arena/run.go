@@ -110,9 +110,9 @@ func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, 
 		fmt.Fprintf(stderr, "played %s (%d plies) in %v: %.1f games/s, %.0f plies/s\n",
 			countGames(sum.Played), sum.Plies, sum.Elapsed.Round(10*time.Millisecond), float64(sum.Played)/secs, float64(sum.Plies)/secs)
 	}
-	m, recs, err := tournament.LoadDir(sum.Dir)
+	rep, err := tournament.WriteDirReports(sum.Dir, tournament.ReportOptions{})
 	if err == nil {
-		err = printReports(stdout, sum.Dir, m, recs)
+		err = printReport(stdout, sum.Dir, rep)
 	}
 	if err != nil {
 		return errors.Join(runErr, err)
@@ -124,27 +124,23 @@ func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, 
 	return runErr
 }
 
-// printReports writes the reports of an output directory from its
-// manifest and journal records and prints the standings and the rating
-// summary.
-func printReports(w io.Writer, dir string, m *tournament.Manifest, recs []tournament.Record) error {
-	a, err := tournament.WriteReports(dir, m, recs)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s: %d of %d games\n", m.Name, len(recs), m.Games)
+// printReport prints the standings and the rating summary of the reports
+// written for the output directory dir.
+func printReport(w io.Writer, dir string, rep *tournament.Report) error {
+	m, a := rep.Manifest, rep.Analysis
+	fmt.Fprintf(w, "%s: %d of %d games\n", m.Name, rep.Games, m.Games)
 	if a == nil {
 		return nil // no games recorded yet
 	}
-	meta := tournament.ReportMeta(m, recs)
-	if err := reports.WriteTerminalWidth(w, reports.Meta{Run: meta.Run}, a, terminalWidth(w)); err != nil {
+	run := rep.Meta.Run
+	if err := reports.WriteTerminalWidth(w, reports.Meta{Run: run}, a, terminalWidth(w)); err != nil {
 		return err
 	}
-	if meta.Run.SPRT != "" {
-		fmt.Fprintln(w, meta.Run.SPRT)
+	if run.SPRT != "" {
+		fmt.Fprintln(w, run.SPRT)
 	}
 	var forfeits []string
-	for _, s := range tournament.Standings(recs, m.Bots) {
+	for _, s := range rep.Standings {
 		if s.Forfeits > 0 {
 			forfeits = append(forfeits, fmt.Sprintf("%s %d", s.Bot, s.Forfeits))
 		}
