@@ -128,23 +128,60 @@ func baselineIndex(s string, dirs []string) (int, error) {
 	return 0, usagef("--baseline %q is neither a position nor one of the directories", s)
 }
 
-// compareEntry reads a tournament directory's manifest and journal and
-// returns its side balance for a comparison.
+// compareEntry reads a tournament directory's manifest and journal, one
+// game at a time, and returns its side balance for a comparison.
 func compareEntry(dir string) (reports.CompareEntry, error) {
-	m, recs, err := tournament.LoadDir(dir)
+	var g compareGames
+	m, err := tournament.ScanDir(dir, g.add)
 	if err != nil {
 		return reports.CompareEntry{}, err
 	}
-	return compareEntryOf(dir, m, recs)
+	return compareEntryOfGames(dir, m, &g)
+}
+
+// compareGames is what a comparison keeps of a tournament's games: their
+// rating tally and their results by ID.
+type compareGames struct {
+	n       int // games
+	rated   int // games given to the tally
+	tally   rating.Tally
+	err     error // the first game the tally refused
+	results tournament.Results
+}
+
+func (g *compareGames) add(r *tournament.Record) error {
+	g.n++
+	if res, err := r.GameResult(); err == nil {
+		g.results.Set(r.ID, res)
+	}
+	if rg, ok := tournament.RatingGame(r); ok {
+		g.rated++
+		if err := g.tally.Add(rg); err != nil && g.err == nil {
+			g.err = fmt.Errorf("game %d: %w", g.rated, err)
+		}
+	}
+	return nil
 }
 
 // compareEntryOf returns the side balance of the tournament m describes,
 // whose games recs holds, read from dir.
 func compareEntryOf(dir string, m *tournament.Manifest, recs []tournament.Record) (reports.CompareEntry, error) {
-	if len(recs) == 0 {
+	var g compareGames
+	for i := range recs {
+		g.add(&recs[i])
+	}
+	return compareEntryOfGames(dir, m, &g)
+}
+
+// compareEntryOfGames is compareEntryOf with the games summed up in g.
+func compareEntryOfGames(dir string, m *tournament.Manifest, g *compareGames) (reports.CompareEntry, error) {
+	if g.n == 0 {
 		return reports.CompareEntry{}, fmt.Errorf("%s: no games played yet", dir)
 	}
-	a, err := rating.Analyze(tournament.RatingGames(recs), tournament.RatingOptions(m))
+	if g.err != nil {
+		return reports.CompareEntry{}, fmt.Errorf("%s: %w", dir, g.err)
+	}
+	a, err := g.tally.Analyze(tournament.RatingOptions(m))
 	if err != nil {
 		return reports.CompareEntry{}, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -155,7 +192,7 @@ func compareEntryOf(dir string, m *tournament.Manifest, recs []tournament.Record
 	sb := a.SideBalance
 	e := reports.CompareEntry{
 		Name: m.Name, Dir: dir, Game: m.Game, Preset: m.Preset, Switches: switches,
-		Bots: m.Bots, Fingerprint: m.Fingerprint, Results: resultsDigest(recs),
+		Bots: m.Bots, Fingerprint: m.Fingerprint, Results: g.digest(),
 		FirstMover: sb.FirstMover,
 		Counts:     rating.WDL{Wins: sb.Wins, Draws: sb.Draws, Losses: sb.Losses},
 		Forfeits:   sb.Forfeits,
@@ -192,18 +229,23 @@ func changedSwitches(m *tournament.Manifest) ([]game.Setting, error) {
 // "id result" line each in the order of ids: the same for the same games
 // in whatever order the journal holds them.
 func resultsDigest(recs []tournament.Record) string {
-	lines := make([]string, len(recs))
-	for i, r := range recs {
-		lines[i] = fmt.Sprintf("%d %s\n", r.ID, r.Result)
+	var g compareGames
+	for i := range recs {
+		g.add(&recs[i])
 	}
-	slices.SortFunc(lines, func(a, b string) int {
-		x, _ := strconv.Atoi(strings.Fields(a)[0])
-		y, _ := strconv.Atoi(strings.Fields(b)[0])
-		return x - y
-	})
+	return g.digest()
+}
+
+// digest returns the resultsDigest of the games.
+func (g *compareGames) digest() string {
 	h := sha256.New()
-	for _, l := range lines {
-		io.WriteString(h, l)
+	var line []byte
+	for id, res := range g.results.All() {
+		line = strconv.AppendInt(line[:0], int64(id), 10)
+		line = append(line, ' ')
+		line = append(line, res.String()...)
+		line = append(line, '\n')
+		h.Write(line)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
