@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -53,9 +54,10 @@ type Server struct {
 	flights map[int]*flight
 	dirty   atomic.Bool
 
-	// The finished games' index, for /api/game.
-	imu   sync.Mutex
-	index map[int]span // game ID -> its line in the journal
+	// The finished games, where their journal lines are (for /api/game)
+	// and their list, kept out of memory; nil until the first game.
+	imu  sync.Mutex
+	list *tournament.GameList
 
 	// The newest snapshot, and a channel closed when it is replaced.
 	smu     sync.Mutex
@@ -73,6 +75,41 @@ type span struct {
 	n   int
 }
 
+// listData is an encoded game list (the JSON of a viewer.List) in a
+// temporary file, shared by the snapshot that holds it and the requests
+// sending it: the last of them to let go closes it.
+type listData struct {
+	f    *os.File // nil for a list that is not there yet, "null"
+	size int64
+	refs atomic.Int32
+}
+
+// noList is the list before there is one.
+var noList = &listData{}
+
+// hold takes a reference to l.
+func (l *listData) hold() *listData {
+	l.refs.Add(1)
+	return l
+}
+
+// release lets go of a reference to l.
+func (l *listData) release() {
+	if l.refs.Add(-1) == 0 && l.f != nil {
+		l.f.Close()
+	}
+}
+
+// writeTo sends the list.
+func (l *listData) writeTo(w io.Writer) error {
+	if l.f == nil {
+		_, err := io.WriteString(w, "null")
+		return err
+	}
+	_, err := io.Copy(w, io.NewSectionReader(l.f, 0, l.size))
+	return err
+}
+
 // flight is a game in flight as the Observer methods record it.
 type flight struct {
 	rec   tournament.Record // players and opening; Moves grows
@@ -82,8 +119,8 @@ type flight struct {
 // snapshot is what the page is sent: its state and game list, encoded.
 type snapshot struct {
 	version uint64
-	state   []byte // JSON of State
-	list    []byte // JSON of viewer.List
+	state   []byte    // JSON of State
+	list    *listData // JSON of viewer.List; the snapshot holds a reference
 }
 
 // New returns a server for the tournament in dir. The directory need not
@@ -101,11 +138,10 @@ func New(dir string, opts Options) *Server {
 	s := &Server{
 		dir: dir, opts: opts,
 		flights: map[int]*flight{},
-		index:   map[int]span{},
 		changed: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	s.snap = &snapshot{state: []byte(`{"waiting":true}`), list: []byte(`null`)}
+	s.snap = &snapshot{state: []byte(`{"waiting":true}`), list: noList.hold()}
 	return s
 }
 
@@ -137,6 +173,22 @@ func (s *Server) GameEnded(id int) {
 	s.dirty.Store(true)
 }
 
+// dropList lets go of the game list, when Run ends.
+func (s *Server) dropList() {
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	s.snap.list.release()
+	s.snap.list = noList.hold()
+}
+
+// currentList returns the newest snapshot's game list, held: release it
+// once sent.
+func (s *Server) currentList() *listData {
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	return s.snap.list.hold()
+}
+
 // current returns the newest snapshot and a channel closed when there is
 // a newer one.
 func (s *Server) current() (*snapshot, <-chan struct{}) {
@@ -145,11 +197,15 @@ func (s *Server) current() (*snapshot, <-chan struct{}) {
 	return s.snap, s.changed
 }
 
-func (s *Server) publish(state, list []byte) {
+// publish publishes a new snapshot; a nil list keeps the last one, which
+// the new snapshot then holds instead of the old.
+func (s *Server) publish(state []byte, list *listData) {
 	s.smu.Lock()
 	defer s.smu.Unlock()
 	if list == nil {
 		list = s.snap.list
+	} else {
+		s.snap.list.release()
 	}
 	s.snap = &snapshot{version: s.snap.version + 1, state: state, list: list}
 	close(s.changed)
@@ -226,17 +282,24 @@ type Flight struct {
 }
 
 // follower is the state Run keeps: the journal read so far and what it
-// holds.
+// holds. Its memory does not grow with the games: they are counted, their
+// list is kept in a temporary file (Server.list), and the rating analysis
+// runs on a tally.
 type follower struct {
 	s        *Server
 	journal  string
 	offset   int64  // journal bytes consumed (complete lines)
 	partial  []byte // an incomplete last line
 	manifest *tournament.Manifest
-	list     []viewer.Summary
-	games    []rating.Game
+	finished int // games in the journal
 	forfeits map[string]int
-	seen     map[int]bool
+
+	// The games to rate go to tally, except while an analysis of tally
+	// runs: then they wait in pending.
+	tally    *rating.Tally
+	tallyErr error // the first game the tally refused
+	rated    int   // games given to the tally or pending
+	pending  []rating.Game
 
 	started     time.Time
 	startCount  int
@@ -277,11 +340,13 @@ func (s *Server) Run(ctx context.Context) error {
 	defer close(s.done)
 	f := &follower{
 		s: s, journal: filepath.Join(s.dir, tournament.JournalFile),
-		forfeits: map[string]int{}, seen: map[int]bool{}, started: time.Now(),
+		forfeits: map[string]int{}, tally: new(rating.Tally), started: time.Now(),
 		results: make(chan analysisResult, 1), flights: map[int]*flightState{},
 	}
 	tick := time.NewTicker(s.opts.Interval)
 	defer tick.Stop()
+	defer s.closeList()
+	defer s.dropList()
 	first := true
 	for {
 		changed := f.step()
@@ -297,6 +362,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return ctx.Err()
 		case r := <-f.results:
 			f.analyzing = false
+			f.takePending()
 			f.analysisDur, f.lastAnalyze = r.dur, time.Now()
 			if r.err != nil {
 				f.err = r.err.Error()
@@ -373,11 +439,9 @@ func (f *follower) readJournal() (int, error) {
 	if fi.Size() < f.offset {
 		// The journal was cut shorter than what was read (a new
 		// tournament in the directory): start over.
-		*f = follower{s: f.s, journal: f.journal, manifest: nil, forfeits: map[string]int{}, seen: map[int]bool{},
+		*f = follower{s: f.s, journal: f.journal, manifest: nil, forfeits: map[string]int{}, tally: new(rating.Tally),
 			started: time.Now(), results: f.results, analyzing: f.analyzing, flights: f.flights}
-		f.s.imu.Lock()
-		f.s.index = map[int]span{}
-		f.s.imu.Unlock()
+		f.s.closeList()
 		return 1, nil
 	}
 	if fi.Size() <= end {
@@ -400,33 +464,86 @@ func (f *follower) readJournal() (int, error) {
 		f.offset += int64(len(line))
 		data = data[nl+1:]
 		recs, _, err := tournament.DecodeJournal(line)
-		if err != nil || len(recs) != 1 || f.seen[recs[0].ID] {
-			continue // damaged or repeated: the journal reader says so elsewhere
+		if err != nil || len(recs) != 1 {
+			continue // damaged: the journal reader says so elsewhere
 		}
-		f.add(&recs[0], span{off: off, n: len(line)})
-		games++
+		if added, err := f.add(&recs[0], span{off: off, n: len(line)}); err != nil {
+			return games, err
+		} else if added {
+			games++
+		}
 	}
 	f.partial = append([]byte(nil), data...)
 	return games, nil
 }
 
-// add takes in a finished game.
-func (f *follower) add(r *tournament.Record, sp span) {
-	f.seen[r.ID] = true
-	f.s.imu.Lock()
-	f.s.index[r.ID] = sp
-	f.s.imu.Unlock()
-	f.list = append(f.list, tournament.ViewSummary(r))
-	f.games = append(f.games, tournament.RatingGames([]tournament.Record{*r})...)
+// add takes in a finished game, unless it came already (a repeated game:
+// the journal reader says so elsewhere).
+func (f *follower) add(r *tournament.Record, sp span) (bool, error) {
+	if added, err := f.s.addGame(r, sp); !added || err != nil {
+		return false, err
+	}
+	f.finished++
+	if g, ok := tournament.RatingGame(r); ok {
+		f.rated++
+		if f.analyzing {
+			f.pending = append(f.pending, g)
+		} else {
+			f.rate(g)
+		}
+	}
 	if r.Forfeit != nil {
 		f.forfeits[r.Forfeit.Bot]++
 	}
 	f.listDirty = true
 	now := time.Now()
 	if f.firstNew.IsZero() {
-		f.firstNew, f.startCount = now, len(f.list)-1
+		f.firstNew, f.startCount = now, f.finished-1
 	}
 	f.lastNew = now
+	return true, nil
+}
+
+// rate adds a game to the tally.
+func (f *follower) rate(g rating.Game) {
+	if err := f.tally.Add(g); err != nil && f.tallyErr == nil {
+		f.tallyErr = fmt.Errorf("game %d: %w", f.tally.Games()+1, err)
+	}
+}
+
+// takePending adds the games that came during an analysis to the tally.
+func (f *follower) takePending() {
+	for _, g := range f.pending {
+		f.rate(g)
+	}
+	f.pending = nil
+}
+
+// addGame adds a finished game to the list, unless it is there already.
+func (s *Server) addGame(r *tournament.Record, sp span) (bool, error) {
+	s.imu.Lock()
+	defer s.imu.Unlock()
+	if s.list == nil {
+		l, err := tournament.NewGameList(s.dir)
+		if err != nil {
+			return false, err
+		}
+		s.list = l
+	}
+	if s.list.Has(r.ID) {
+		return false, nil
+	}
+	return true, s.list.Add(r, sp.off, sp.n)
+}
+
+// closeList frees the list of finished games.
+func (s *Server) closeList() {
+	s.imu.Lock()
+	defer s.imu.Unlock()
+	if s.list != nil {
+		s.list.Close()
+		s.list = nil
+	}
 }
 
 // maybeAnalyze starts a rating analysis of the games so far when there
@@ -434,19 +551,24 @@ func (f *follower) add(r *tournament.Record, sp span) {
 // times as long as the last one took, so that a large tournament's
 // analysis never takes more than a fifth of a core).
 func (f *follower) maybeAnalyze() {
-	if f.analyzing || len(f.games) == f.analyzed || len(f.games) == 0 || f.manifest == nil {
+	if f.analyzing || f.rated == f.analyzed || f.rated == 0 || f.manifest == nil {
 		return
 	}
 	if time.Since(f.lastAnalyze) < max(500*time.Millisecond, 5*f.analysisDur) && f.analyzed > 0 {
 		return
 	}
-	games := f.games[:len(f.games):len(f.games)]
+	t, n, tallyErr := f.tally, f.rated, f.tallyErr
 	opt := tournament.RatingOptions(f.manifest)
+	// The tally is the analysis's until its result comes.
 	f.analyzing = true
 	go func() { // sends exactly one result; Run receives it
 		start := time.Now()
-		a, err := rating.Analyze(games, opt)
-		f.results <- analysisResult{a: a, n: len(games), dur: time.Since(start), err: err}
+		var a *rating.Analysis
+		err := tallyErr
+		if err == nil {
+			a, err = t.Analyze(opt)
+		}
+		f.results <- analysisResult{a: a, n: n, dur: time.Since(start), err: err}
 	}()
 }
 
@@ -460,8 +582,8 @@ func (f *follower) publish() {
 			st.Rules += ", " + kv.Key + " " + kv.Value
 		}
 	}
-	st.Finished = len(f.list)
-	if n := len(f.list) - f.startCount; n >= 2 && f.lastNew.After(f.firstNew) {
+	st.Finished = f.finished
+	if n := f.finished - f.startCount; n >= 2 && f.lastNew.After(f.firstNew) {
 		st.Rate = float64(n-1) / f.lastNew.Sub(f.firstNew).Seconds()
 		if left := st.Total - st.Finished; left > 0 {
 			st.ETA = float64(left) / st.Rate
@@ -473,27 +595,72 @@ func (f *follower) publish() {
 	if err != nil {
 		state = []byte(`{"error":"cannot encode the state"}`)
 	}
-	var list []byte
+	var list *listData
 	if f.listDue() {
 		list = f.buildList()
 	}
 	f.s.publish(state, list)
 }
 
-func (f *follower) buildList() []byte {
+// buildList writes the list of finished games, in the order of their
+// IDs, to a temporary file; nil when that fails (the page keeps the last
+// list).
+func (f *follower) buildList() *listData {
 	start := time.Now()
 	defer func() { f.listDur = time.Since(start) }()
 	f.listDirty, f.listBuilt = false, start
-	slices.SortFunc(f.list, func(a, b viewer.Summary) int { return cmp.Compare(a.ID, b.ID) })
-	l := viewer.NewList(f.manifest.Game)
-	for _, s := range f.list {
-		l.Add(s)
-	}
-	data, err := json.Marshal(l)
+	l, err := f.s.writeList(f.manifest.Game)
 	if err != nil {
+		f.err = err.Error()
 		return nil
 	}
-	return data
+	return l
+}
+
+// writeList encodes the list of finished games.
+func (s *Server) writeList(gameName string) (*listData, error) {
+	s.imu.Lock()
+	defer s.imu.Unlock()
+	if s.list == nil {
+		return noList.hold(), nil
+	}
+	file, err := tempFile(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	w := bufio.NewWriterSize(file, 256<<10)
+	err = s.list.WriteJSON(w, gameName)
+	if err == nil {
+		err = w.Flush()
+	}
+	var size int64
+	if err == nil {
+		size, err = file.Seek(0, io.SeekCurrent)
+	}
+	if err != nil {
+		file.Close()
+		return nil, fmt.Errorf("game list: %w", err)
+	}
+	l := &listData{f: file, size: size}
+	return l.hold(), nil
+}
+
+// tempFile creates a temporary file in dir (in the system's temporary
+// directory when dir cannot hold one) and removes its name: the space it
+// takes is freed when it is closed.
+func tempFile(dir string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, ".live-games-*")
+	if err != nil {
+		var err2 error
+		if f, err2 = os.CreateTemp("", "live-games-*"); err2 != nil {
+			return nil, err
+		}
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 func (f *follower) standings(st *State) {
@@ -622,8 +789,18 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 		}
 	}
 	s.imu.Lock()
-	sp, ok := s.index[id]
+	var (
+		sp  span
+		ok  bool
+		err error
+	)
+	if s.list != nil {
+		sp.off, sp.n, ok, err = s.list.Line(id)
+	}
 	s.imu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return nil, errNoGame
 	}

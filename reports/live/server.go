@@ -39,8 +39,11 @@ func (s *Server) Handler() http.Handler {
 		viewer.WriteJSON(w, snap.state)
 	})
 	mux.HandleFunc("GET /api/games", func(w http.ResponseWriter, r *http.Request) {
-		snap, _ := s.current()
-		viewer.WriteJSON(w, snap.list)
+		list := s.currentList()
+		defer list.release()
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		list.writeTo(w)
 	})
 	mux.HandleFunc("GET /api/game", func(w http.ResponseWriter, r *http.Request) {
 		id, err := strconv.Atoi(r.URL.Query().Get("id"))
