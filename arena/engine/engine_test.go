@@ -605,24 +605,13 @@ func TestDeathNoticedLate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inR, inW, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			outR, outW, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
+			inR, inW, outR, outW, g := botPipes(t)
 			defer func() {
 				for _, f := range []*os.File{inR, inW, outR, outW} {
 					f.Close()
 				}
 			}()
 			p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), pid: 4242}
-			g, err := newGate()
-			if err != nil {
-				t.Fatal(err)
-			}
 			defer g.release()
 			e, err := newEngine("late", Spec{}, p, g)
 			if err != nil {

@@ -17,18 +17,11 @@ import (
 // since there is no process to kill.
 func pipeEngine(t *testing.T, output []byte) (e *Engine, stop func()) {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW, outR, outW, g := botPipes(t)
 	p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{})}
 	close(p.exited)
 	close(p.stderrDone)
-	e, err = newEngine("fuzz", Spec{HandshakeTimeout: time.Second}, p, &gate{})
+	e, err := newEngine("fuzz", Spec{HandshakeTimeout: time.Second}, p, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +41,28 @@ func pipeEngine(t *testing.T, output []byte) (e *Engine, stop func()) {
 		inW.Close()
 		outR.Close()
 		wg.Wait()
+		g.release()
 	}
+}
+
+// botPipes returns the two pipes between the arena and a bot that is not
+// a process (the arena writes inW and reads outR) and a gate with its own
+// wake-up descriptor; the caller releases the gate once done with it.
+func botPipes(t *testing.T) (inR, inW, outR, outW *os.File, g *gate) {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err = os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err = newGate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inR, inW, outR, outW, g
 }
 
 // FuzzMoveReply feeds arbitrary bot output to Move. Move must return a

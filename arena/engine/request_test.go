@@ -26,17 +26,10 @@ func scriptedEngine(t *testing.T, id protocol.ID, reply string) (e *Engine, writ
 // a transcript.
 func scriptedEngineLog(t *testing.T, id protocol.ID, reply string, log *Log) (e *Engine, written <-chan string, stop func()) {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW, outR, outW, g := botPipes(t)
 	p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), log: log, pid: 4242}
 	close(p.stderrDone)
-	e, err = newEngine("scripted", Spec{HandshakeTimeout: time.Second, Transcript: log != nil}, p, &gate{})
+	e, err := newEngine("scripted", Spec{HandshakeTimeout: time.Second, Transcript: log != nil}, p, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +55,7 @@ func scriptedEngineLog(t *testing.T, id protocol.ID, reply string, log *Log) (e 
 		outW.Close()
 		outR.Close()
 		inR.Close()
+		g.release()
 	}
 }
 
