@@ -100,12 +100,13 @@ func (l *GameList) Len() int { return l.ids.Len() }
 func (l *GameList) Has(id int) bool { return l.ids.Has(id) }
 
 // Add adds the game of rec, whose journal line is n bytes long at offset
-// off. A game already in the list is not added again.
+// off. A game already in the list is not added again; a game Add failed
+// to add is not in the list, and may be added again.
 func (l *GameList) Add(rec *Record, off int64, n int) error {
 	if rec.ID < 1 || rec.ID > MaxGames {
 		return fmt.Errorf("game list: game id %d out of range", rec.ID)
 	}
-	if !l.ids.Add(rec.ID) {
+	if l.ids.Has(rec.ID) {
 		return nil
 	}
 	s := ViewSummary(rec)
@@ -128,6 +129,7 @@ func (l *GameList) Add(rec *Record, off int64, n int) error {
 	if _, err := l.f.WriteAt(e, int64(rec.ID-1)*listEntry); err != nil {
 		return fmt.Errorf("game list: %w", err)
 	}
+	l.ids.Add(rec.ID)
 	if l.lo == 0 || rec.ID < l.lo {
 		l.lo = rec.ID
 	}
@@ -198,8 +200,8 @@ func (l *GameList) rows(gameName string) (*viewer.List, *listRows, error) {
 			rows.close()
 			return nil, nil, fmt.Errorf("game list: %w", err)
 		}
-		if binary.LittleEndian.Uint64(e[:]) == 0 {
-			continue
+		if !l.ids.Has(id) {
+			continue // no game, or one whose entry could not be written
 		}
 		field := func(i int) uint32 { return binary.LittleEndian.Uint32(e[12+4*i:]) }
 		for i, v := range [8]uint32{

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/arena-games/arena/arena/tournament"
@@ -68,5 +69,91 @@ func TestGameList(t *testing.T) {
 	}
 	if !bytes.Equal(got.Bytes(), want) {
 		t.Errorf("WriteJSON =\n%.300s\nwant\n%.300s", got.Bytes(), want)
+	}
+}
+
+// TestGameListFailedAdd: a game whose entry could not be written (the
+// file may not grow: a full disk, here the file size limit) is not in
+// the list, half an entry left in the file or not, and is added when
+// given again.
+func TestGameListFailedAdd(t *testing.T) {
+	root := t.TempDir()
+	writeSynth(t, root, synthOptions{games: 3})
+	recs, err := tournament.ReadJournal(filepath.Join(root, "whole", tournament.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Game 1 is given the ID whose 40-byte entry straddles 16 MiB.
+	const limit, farID = 16 << 20, 16<<20/40 + 1
+	byID := map[int]*tournament.Record{}
+	for i := range recs {
+		if recs[i].ID == 1 {
+			recs[i].ID = farID
+		}
+		byID[recs[i].ID] = &recs[i]
+	}
+	l, err := tournament.NewGameList(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+
+	// With the file limited to 16 MiB, half of the entry is written, then
+	// the write fails.
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	low := lim
+	low.Cur = limit
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &low); err != nil {
+		t.Skipf("cannot limit the file size: %v", err)
+	}
+	addErr := l.Add(byID[farID], 100, 10)
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	if addErr == nil {
+		t.Fatal("Add succeeded past the file size limit")
+	}
+	if l.Has(farID) || l.Len() != 0 {
+		t.Errorf("after a failed Add: Has = %v, Len = %d; want false, 0", l.Has(farID), l.Len())
+	}
+	if _, _, ok, err := l.Line(farID); ok || err != nil {
+		t.Errorf("Line after a failed Add: ok %v, err %v; want no game", ok, err)
+	}
+
+	// Games 2 and 3 come; the list holds them alone, until the failed game
+	// comes again.
+	for _, id := range []int{2, 3} {
+		if err := l.Add(byID[id], int64(100*id), 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(ids ...int) {
+		t.Helper()
+		list := viewer.NewList("cheversi")
+		for _, id := range ids {
+			list.Add(tournament.ViewSummary(byID[id]))
+		}
+		want, err := json.Marshal(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := l.WriteJSON(&got, "cheversi"); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) || l.Len() != len(ids) {
+			t.Errorf("games %v: Len = %d, WriteJSON =\n%.300s\nwant\n%.300s", ids, l.Len(), got.Bytes(), want)
+		}
+	}
+	check(2, 3)
+	if err := l.Add(byID[farID], 100, 10); err != nil {
+		t.Fatal(err)
+	}
+	check(2, 3, farID)
+	if off, n, ok, err := l.Line(farID); !ok || err != nil || off != 100 || n != 10 {
+		t.Errorf("Line = %d, %d, %v, %v; want 100, 10, true, nil", off, n, ok, err)
 	}
 }
