@@ -468,6 +468,9 @@ func (f *follower) readJournal() (int, error) {
 			continue // damaged: the journal reader says so elsewhere
 		}
 		if added, err := f.add(&recs[0], span{off: off, n: len(line)}); err != nil {
+			// The game is not taken in (its list could not be written):
+			// read its line again next time.
+			f.offset, f.partial = off, nil
 			return games, err
 		} else if added {
 			games++

@@ -271,6 +271,88 @@ func TestFollowsTheJournal(t *testing.T) {
 	}
 }
 
+// TestGamesKeptWhileTheListCannotBeWritten: while the game list's
+// temporary file may not grow (a full disk, here the file size limit),
+// the page says why and loses no game: once the file can grow again,
+// every game of the journal is listed, counted and served.
+func TestGamesKeptWhileTheListCannotBeWritten(t *testing.T) {
+	dir, cfg, sched, openings := fixture(t)
+	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The list keeps a 40-byte entry per game ID: with the file limited to
+	// 16 MiB, games 1 and 2 are listed, and the third game, given ID
+	// 500,000, is not until the limit is lifted.
+	const limit, farID = 16 << 20, 500_000
+	var recs []tournament.Record
+	for i, g := range sched[:4] {
+		rec := play(t, cfg.Rules, g, openings, uint64(i))
+		if i == 2 {
+			rec.ID = farID
+		}
+		recs = append(recs, rec)
+		if err := j.Append(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	low := lim
+	low.Cur = limit
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &low); err != nil {
+		t.Skipf("cannot limit the file size: %v", err)
+	}
+	restored := false
+	restore := func() {
+		if !restored {
+			restored = true
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	defer restore()
+	_, base := start(t, dir, live.Options{})
+	st := waitState(t, base, "the list's error", func(s live.State) bool { return s.Error != "" })
+	if !strings.Contains(st.Error, "game list") || st.Finished != 2 {
+		t.Errorf("while the list cannot be written: %d games finished, error %q; want 2 and the list's error", st.Finished, st.Error)
+	}
+	restore()
+	waitState(t, base, "four games", func(s live.State) bool { return s.Finished == 4 && s.Analyzed == 4 && s.Error == "" })
+
+	deadline := time.Now().Add(30 * time.Second)
+	var list viewer.List
+	for {
+		_, body := get(t, base+"api/games")
+		if json.Unmarshal([]byte(body), &list) == nil && len(list.Rows) == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("game list: %s", body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for i, id := range []int{recs[0].ID, recs[1].ID, recs[3].ID, farID} {
+		if r := list.Rows[i]; r[0] != id {
+			t.Errorf("row %d: %v, want game %d", i, r, id)
+		}
+	}
+	for _, r := range recs {
+		code, body := get(t, fmt.Sprintf("%sapi/game?id=%d", base, r.ID))
+		var g viewer.Game
+		if code != 200 || json.Unmarshal([]byte(body), &g) != nil || g.ID != r.ID || g.Result != r.Result {
+			t.Errorf("game %d: %d %.200s", r.ID, code, body)
+		}
+	}
+}
+
 // TestServesOnlyItsRoutes: no request reaches a file of the directory
 // (or anywhere else), whatever its path; only GET is answered; a Host
 // that is not loopback is refused.
