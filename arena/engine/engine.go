@@ -566,8 +566,9 @@ func (e *Engine) shutdown(polite bool) error {
 	grace := time.Duration(0)
 	if polite && !e.proc.hasExited() {
 		grace = e.quitGrace
-		// A write stuck on a bot that does not read holds the lock;
-		// closing stdin in shutdown releases it.
+		// A call's write stuck on a bot that does not read holds the
+		// lock, and quit is not sent; closing the gate below cuts that
+		// write short.
 		if e.wmu.TryLock() {
 			e.gate.quit(time.Now().Add(quitWriteTimeout))
 			_ = e.w.WriteMessage(protocol.Quit{})

@@ -39,7 +39,7 @@ type gate struct {
 	ctx       context.Context // the current call's context; nil between calls
 	read      time.Time       // the current call's read deadline; zero: none
 	write     time.Time       // the deadline of the next write; zero: none
-	quitting  bool            // Close is writing quit: the call's context no longer applies
+	quitting  bool            // Close is writing quit: the call's context and closed do not apply to that write
 	closed    bool            // the Engine is closing: reads and writes stop now
 	discarded bool            // Close's drainer stops
 	exitedAt  time.Time       // when the bot exited; zero while it runs
@@ -129,10 +129,11 @@ func (g *gate) setRead(d time.Time) {
 	g.mu.Unlock()
 }
 
-// setWrite sets the deadline of the next write (zero: none).
+// setWrite sets the deadline of the next write (zero: none). That write
+// is a call's: Close's leave to write quit does not extend to it.
 func (g *gate) setWrite(d time.Time) {
 	g.mu.Lock()
-	g.write = d
+	g.write, g.quitting = d, false
 	g.mu.Unlock()
 }
 

@@ -110,3 +110,32 @@ func TestNoDescriptorLeft(t *testing.T) {
 		t.Errorf("%d descriptors open after four Engines were closed, %d before", after, before)
 	}
 }
+
+// TestQuitLeaveEndsWithQuit checks that Close's leave to write quit
+// whatever the call's context and the closed gate applies to that one
+// write: a call's write that gets the lock after it (a pong, say) is cut
+// short by the closed gate, rather than waiting for its own deadline on a
+// bot that does not read while Close waits for the call to end.
+func TestQuitLeaveEndsWithQuit(t *testing.T) {
+	g, err := newGate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.release()
+	ctx, cancel := context.WithCancel(t.Context())
+	g.begin(ctx)
+	defer g.end()
+	g.quit(time.Now().Add(time.Hour))
+	if _, err := g.writeLimit(); err != nil {
+		t.Fatalf("writeLimit while Close writes quit: %v, want none", err)
+	}
+	g.close()
+	cancel()
+	if _, err := g.writeLimit(); err != nil {
+		t.Fatalf("writeLimit of quit after close and cancel: %v, want none", err)
+	}
+	g.setWrite(time.Time{}) // the call's next write, with no deadline
+	if _, err := g.writeLimit(); !errors.Is(err, errCut) {
+		t.Errorf("writeLimit of a call's write after quit and close: %v, want the write cut short", err)
+	}
+}
