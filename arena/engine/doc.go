@@ -44,11 +44,13 @@
 // exits on its own is noticed at once (Exited) but reaped only by Close,
 // after the group kill, so that its process group id cannot have been
 // reused by an unrelated process when the kill is sent. Each Engine runs
-// two goroutines, one that learns of the bot's exit and reaps it, and the
-// stderr copier, and Close waits for both (and for a third it runs itself
-// while the bot quits, which reads and discards the bot's last output so
-// that it cannot block on a full pipe, and ends at the end of that output
-// or once the bot is reaped). A context that can be canceled, given to a
+// two goroutines: one that learns of the bot's exit and reaps it, and the
+// stderr copier (none when stderr is discarded). Close waits for both,
+// unless the kernel keeps a killed bot past the reap timeout (the reaper
+// then stays until it can reap), and for a third it runs itself while the
+// bot quits, which reads and discards the bot's last output so that it
+// cannot block on a full pipe, and ends at the end of that output or once
+// the bot is reaped. A context that can be canceled, given to a
 // call that has to wait, runs a short function when it ends that wakes the
 // call's poll; the Engine keeps that function registered while calls come
 // with the same context, and unregisters it at Close.
