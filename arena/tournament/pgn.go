@@ -197,7 +197,8 @@ func WriteGameText(w io.Writer, recs []Record, event string) error {
 }
 
 // RewriteGameText regenerates the PGN/PDN file of a tournament directory
-// from its records, replacing the file atomically.
+// from its records, replacing the file atomically. The caller holds the
+// directory's lock (LockDir).
 func RewriteGameText(dir, gameName string, recs []Record, event string) error {
 	g, err := newGameTextRewrite(dir, gameName, event)
 	if err != nil {
@@ -223,13 +224,37 @@ type gameTextRewrite struct {
 	buf   []byte
 }
 
+// newGameTextRewrite starts rebuilding the PGN/PDN file of dir. The file
+// is rebuilt only under the directory's lock (a run, arena report, a
+// merge): a temporary file of an earlier rebuild found then was left by a
+// process that was killed, and is removed.
 func newGameTextRewrite(dir, gameName, event string) (*gameTextRewrite, error) {
 	path := filepath.Join(dir, GameTextFile(gameName))
-	tmp, err := os.CreateTemp(dir, ".games-*.tmp")
+	removeStaleGameText(dir)
+	tmp, err := os.CreateTemp(dir, gameTextTemp)
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &gameTextRewrite{path: path, event: event, tmp: tmp, w: bufio.NewWriterSize(tmp, 256<<10)}, nil
+}
+
+// gameTextTemp is the pattern of the temporary files of gameTextRewrite.
+const gameTextTemp = ".games-*.tmp"
+
+// removeStaleGameText removes the temporary files that rebuilds of the
+// PGN/PDN file of dir left behind.
+func removeStaleGameText(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return // CreateTemp says what is wrong with dir
+	}
+	prefix, suffix, _ := strings.Cut(gameTextTemp, "*")
+	for _, e := range entries {
+		if name := e.Name(); e.Type().IsRegular() && len(name) > len(prefix)+len(suffix) &&
+			strings.HasPrefix(name, prefix) && strings.HasSuffix(name, suffix) {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }
 
 // add appends a game.

@@ -239,3 +239,38 @@ func TestGameTextReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestGameTextLeftoversRemoved: the temporary files of PGN/PDN rebuilds
+// that a killed process left behind (a run killed while it resumed, arena
+// report or a merge killed) are removed by the next rebuild, which holds
+// the directory's lock; other files stay.
+func TestGameTextLeftoversRemoved(t *testing.T) {
+	root := t.TempDir()
+	writeSynth(t, root, synthOptions{games: 20})
+	dir := filepath.Join(root, "whole")
+	stale := []string{".games-2857848791.tmp", ".games-1.tmp"}
+	kept := []string{".games-.tmp", "games-1.tmp", ".games-1.tmp.bak", "notes.txt"}
+	for _, name := range append(stale, kept...) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("[Event \"half a game\"]\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unlock, err := tournament.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, err := tournament.WriteDirReports(dir, tournament.ReportOptions{GameText: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range stale {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v; want it removed", name, err)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v; want it kept", name, err)
+		}
+	}
+}
