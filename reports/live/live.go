@@ -288,8 +288,8 @@ type Flight struct {
 type follower struct {
 	s        *Server
 	journal  string
-	offset   int64  // journal bytes consumed (complete lines)
-	partial  []byte // an incomplete last line
+	offset   int64 // journal bytes consumed (complete lines)
+	partial  int64 // bytes read of an incomplete last line, after offset
 	manifest *tournament.Manifest
 	finished int // games in the journal
 	forfeits map[string]int
@@ -435,7 +435,7 @@ func (f *follower) readJournal() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	end := f.offset + int64(len(f.partial))
+	end := f.offset + f.partial
 	if fi.Size() < f.offset {
 		// The journal was cut shorter than what was read (a new
 		// tournament in the directory): start over.
@@ -444,15 +444,17 @@ func (f *follower) readJournal() (int, error) {
 		f.s.closeList()
 		return 1, nil
 	}
-	if fi.Size() <= end {
+	if fi.Size() == end {
 		return 0, nil
 	}
-	buf := make([]byte, min(fi.Size()-end, maxRead))
-	n, err := file.ReadAt(buf, end)
+	// The line begun after the last complete one is read again: a resume
+	// may have cut it off (a torn last line) and written another there.
+	buf := make([]byte, min(fi.Size()-f.offset, f.partial+maxRead))
+	n, err := file.ReadAt(buf, f.offset)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return 0, err
 	}
-	data := append(f.partial, buf[:n]...)
+	data := buf[:n]
 	games := 0
 	for {
 		nl := bytes.IndexByte(data, '\n')
@@ -470,13 +472,13 @@ func (f *follower) readJournal() (int, error) {
 		if added, err := f.add(&recs[0], span{off: off, n: len(line)}); err != nil {
 			// The game is not taken in (its list could not be written):
 			// read its line again next time.
-			f.offset, f.partial = off, nil
+			f.offset, f.partial = off, 0
 			return games, err
 		} else if added {
 			games++
 		}
 	}
-	f.partial = append([]byte(nil), data...)
+	f.partial = int64(len(data))
 	return games, nil
 }
 

@@ -271,6 +271,73 @@ func TestFollowsTheJournal(t *testing.T) {
 	}
 }
 
+// TestTornLineCutByAResume: the page has read half of a last line, torn
+// by a crash; a resume cuts it off and writes another game in its place,
+// which the page lists and serves.
+func TestTornLineCutByAResume(t *testing.T) {
+	dir, cfg, sched, openings := fixture(t)
+	path := filepath.Join(dir, tournament.JournalFile)
+	j, _, err := tournament.OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []tournament.Record
+	for i, g := range sched[:2] {
+		rec := play(t, cfg.Rules, g, openings, uint64(i))
+		recs = append(recs, rec)
+		if err := j.Append(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	torn := play(t, cfg.Rules, sched[5], openings, 5)
+	line, err := json.Marshal(torn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Write(line[:len(line)/2])
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	_, base := start(t, dir, live.Options{})
+	waitState(t, base, "two games", func(s live.State) bool { return s.Finished == 2 })
+	// The page has read the half line with the two games before it.
+	j, _, err = tournament.OpenJournal(path) // cuts the torn line off
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := play(t, cfg.Rules, sched[2], openings, 2)
+	recs = append(recs, next)
+	err = j.Append(&next)
+	if cerr := j.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, base, "the game after the torn line", func(s live.State) bool { return s.Finished == 3 })
+	for _, r := range recs {
+		code, body := get(t, fmt.Sprintf("%sapi/game?id=%d", base, r.ID))
+		var g viewer.Game
+		if code != 200 || json.Unmarshal([]byte(body), &g) != nil || g.ID != r.ID {
+			t.Errorf("game %d: %d %.200s", r.ID, code, body)
+		}
+	}
+	if code, body := get(t, fmt.Sprintf("%sapi/game?id=%d", base, torn.ID)); code == 200 {
+		t.Errorf("the torn game %d is served: %.200s", torn.ID, body)
+	}
+}
+
 // TestGamesKeptWhileTheListCannotBeWritten: while the game list's
 // temporary file may not grow (a full disk, here the file size limit),
 // the page says why and loses no game: once the file can grow again,
