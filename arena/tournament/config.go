@@ -538,10 +538,13 @@ func (c *Config) validate(md toml.MetaData) []error {
 	if md.IsDefined("concurrency") && c.Concurrency < 1 {
 		add([]string{"concurrency"}, "must be at least 1, got %d", c.Concurrency)
 	}
+	if c.Concurrency > MaxConcurrency {
+		add([]string{"concurrency"}, "must be at most %d, got %d", MaxConcurrency, c.Concurrency)
+	}
 	if c.Concurrency == 0 {
 		// The CPUs this process may use: a container's limit or a batch
 		// job's allocation, not the machine's.
-		c.Concurrency = runtime.GOMAXPROCS(0)
+		c.Concurrency = min(runtime.GOMAXPROCS(0), MaxConcurrency)
 	}
 
 	errs = append(errs, c.validateRules()...)

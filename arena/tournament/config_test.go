@@ -176,6 +176,7 @@ func TestParseErrors(t *testing.T) {
 		{"zero rounds", "[game]\nname = \"cheversi\"\n[format]\nrounds = 0\n" + twoBots, []string{"t.toml:4: format.rounds: must be at least 1, got 0"}},
 		{"negative rounds", "[game]\nname = \"cheversi\"\n[format]\nrounds = -2\n" + twoBots, []string{"t.toml:4: format.rounds: must be at least 1, got -2"}},
 		{"zero concurrency", "concurrency = 0\n[game]\nname = \"cheversi\"\n" + twoBots, []string{"t.toml:1: concurrency: must be at least 1, got 0"}},
+		{"huge concurrency", "concurrency = 20000\n[game]\nname = \"cheversi\"\n" + twoBots, []string{"t.toml:1: concurrency: must be at most 1024, got 20000"}},
 		{"bad switch type", "[game]\nname = \"cheversi\"\n[game.rules]\ntouch = [1]\n" + twoBots, []string{"t.toml:4: game.rules.touch: want a string"}},
 		{"bad format", "[game]\nname = \"cheversi\"\n[format]\nkind = \"swiss\"\n" + twoBots, []string{"t.toml:4: format.kind: unknown format"}},
 		{"gauntlet player", "[game]\nname = \"cheversi\"\n[format]\nkind = \"gauntlet\"\nplayers = [\"zed\"]\n" + twoBots,

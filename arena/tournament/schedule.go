@@ -46,6 +46,12 @@ type pairing struct{ a, b string }
 // MaxGames is the largest schedule NewSchedule lays out.
 const MaxGames = 100_000_000
 
+// MaxConcurrency is the most games a tournament plays at a time. Each game
+// runs two bot processes, each with a supervisor, and holds an operating
+// system thread while it waits for a reply; far beyond this the arena
+// would meet the runtime's limit on threads rather than a clear error.
+const MaxConcurrency = 1024
+
 // ErrSchedule is wrapped by errors about impossible schedules.
 var ErrSchedule = errors.New("bad schedule")
 
