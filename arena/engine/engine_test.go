@@ -840,14 +840,11 @@ func TestNoBotOutlivesArena(t *testing.T) {
 	var pgid int
 	var escapers []int
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		b1, err1 := os.ReadFile(filepath.Join(dir, "bot.pid"))
-		b2, err2 := os.ReadFile(filepath.Join(dir, "escapers.pid"))
-		if err1 == nil && err2 == nil && len(strings.Fields(string(b2))) == 2 {
-			pgid, _ = strconv.Atoi(string(b1))
-			for _, f := range strings.Fields(string(b2)) {
-				pid, _ := strconv.Atoi(f)
-				escapers = append(escapers, pid)
-			}
+		// The files are read until both hold whole pids: a file may be
+		// seen created and still empty, and a pgid of 0 would stand for
+		// every kernel thread.
+		if g, pids := readPids(filepath.Join(dir, "bot.pid")), readPids(filepath.Join(dir, "escapers.pid")); len(g) == 1 && len(pids) == 2 {
+			pgid, escapers = g[0], pids
 			break
 		}
 		if time.Now().After(deadline) {
@@ -876,6 +873,24 @@ func TestNoBotOutlivesArena(t *testing.T) {
 	if left := groupMembers(pgid); len(left) > 0 {
 		t.Errorf("processes of the bot's group left: %v", left)
 	}
+}
+
+// readPids returns the positive pids written in the file at path, or nil
+// if it cannot be read or holds anything else.
+func readPids(path string) []int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 {
+			return nil
+		}
+		pids = append(pids, pid)
+	}
+	return pids
 }
 
 // groupMembers returns the live (not zombie) processes of process group
