@@ -61,7 +61,7 @@ type botSpec struct {
 // runMatch is "arena match": the flags become a configuration document,
 // which is loaded, validated and played exactly as a file would be.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	m, err := parseMatch(ctx, args, stderr)
+	m, err := parseMatch(ctx, "match", args, stderr)
 	if err != nil {
 		return err
 	}
@@ -92,9 +92,10 @@ type match struct {
 }
 
 // parseMatch parses the flags of arena match into a configuration, checked
-// as Load checks a file. Notes (how --games was met) go to stderr.
-func parseMatch(ctx context.Context, args []string, stderr io.Writer) (*match, error) {
-	fs := newFlagSet("match", matchUsage)
+// as Load checks a file, for the command cmd (match, or play on top of it).
+// Notes (how --games was met) go to stderr.
+func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer) (*match, error) {
+	fs := newFlagSet(cmd, matchUsage)
 	var sets overrides
 	key := func(name, k, usage string) { fs.Var(keyFlag{name, k, &sets}, name, usage) }
 	key("game", "game.name", "the `GAME`: cheversi or checkers")
@@ -162,7 +163,7 @@ func parseMatch(ctx context.Context, args []string, stderr io.Writer) (*match, e
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q (arena match takes flags only)", fs.Arg(0))
+		return nil, usagef("unexpected argument %q (arena %s takes flags only)", fs.Arg(0), cmd)
 	}
 	if *games < 0 {
 		return nil, usagef("--games must be at least 1")

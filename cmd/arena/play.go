@@ -113,7 +113,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if !hasFlag(rest, "games") && !hasFlag(rest, "rounds") {
 		margs = append(margs, "--games", "2")
 	}
-	m, err := parseMatch(ctx, margs, stderr)
+	m, err := parseMatch(ctx, "play", margs, stderr)
 	if err != nil {
 		return err
 	}

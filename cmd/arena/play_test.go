@@ -263,3 +263,25 @@ func TestPlayClockApplies(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayBadArgs checks that arena play refuses a bad command line with
+// exit status 2 and a message that names arena play, before it starts
+// anything.
+func TestPlayBadArgs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"extra"}, `arena play: unexpected argument "extra" (arena play takes flags only)`},
+		{[]string{"--color", "red"}, `arena play: --color: want white or black, got "red"`},
+		{[]string{"--my-tc", "soon"}, "arena play: --my-tc: "},
+		{[]string{"--me"}, "arena play: flag needs an argument: -me"},
+		{[]string{"--bogus"}, "arena play: flag provided but not defined: -bogus"},
+	} {
+		args := append([]string{"play", "--game", "cheversi", "--bot", "builtin=greedy"}, c.args...)
+		code, _, stderr := runArena(t, args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("arena %q: exit status %d, stderr %q; want 2 and %q", args, code, stderr, c.want)
+		}
+	}
+}

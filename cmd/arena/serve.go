@@ -36,12 +36,12 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return fmt.Errorf("%s is not a directory", dir)
 	}
-	if _, err := tournament.ReadManifest(dir); err != nil {
-		fmt.Fprintf(stderr, "%s holds no tournament yet; the page will show it once one starts\n", dir)
-	}
 	l, err := viewer.Listen(*addr)
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return fmt.Errorf("--addr: %w", err)
+	}
+	if _, err := tournament.ReadManifest(dir); err != nil {
+		fmt.Fprintf(stderr, "%s holds no tournament yet; the page will show it once one starts\n", dir)
 	}
 	srv := live.New(dir, live.Options{})
 	fmt.Fprintf(stderr, "serving %s on %s (read-only; Ctrl-C to stop)\n", dir, viewer.URL(l))

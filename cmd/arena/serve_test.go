@@ -239,4 +239,7 @@ func TestServeDirectory(t *testing.T) {
 	if code, _, stderr := runArena(t, "serve", filepath.Join(empty, "missing")); code != 1 || !strings.Contains(stderr, "is not a directory") {
 		t.Errorf("arena serve on a missing directory: %d %q", code, stderr)
 	}
+	if code, _, stderr := runArena(t, "serve", "--addr", "127.0.0.1:99999", empty); code != 1 || stderr != "arena serve: --addr: listen tcp: address 99999: invalid port\n" {
+		t.Errorf("arena serve on a bad port: %d %q", code, stderr)
+	}
 }
