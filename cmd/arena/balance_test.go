@@ -127,14 +127,7 @@ func studySchedule(t *testing.T, name string) (*tournament.Config, *tournament.M
 	if err != nil {
 		t.Fatal(err)
 	}
-	openings, err := tournament.LoadOpenings(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sched := configSchedule(t, cfg)
 	m := tournament.NewManifest(cfg, sched)
 	studySchedules[name] = studySetup{cfg, m, sched}
 	return cfg, m, sched

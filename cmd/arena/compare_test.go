@@ -26,16 +26,10 @@ func handTournament(t *testing.T, config string) (string, []tournament.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	openings, err := tournament.LoadOpenings(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sched := configSchedule(t, cfg)
 	dir := t.TempDir()
-	if err := tournament.NewManifest(cfg, sched).Write(dir); err != nil {
+	m := tournament.NewManifest(cfg, sched)
+	if err := m.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
@@ -44,7 +38,7 @@ func handTournament(t *testing.T, config string) (string, []tournament.Record) {
 	}
 	var recs []tournament.Record
 	for g := range sched.Games() {
-		rec := playFirstMoves(t, cfg.Rules, g, openings[g.Opening].Moves)
+		rec := playFirstMoves(t, cfg.Rules, g, m.Openings[g.Opening].Moves)
 		if err := tournament.Verify(&rec); err != nil {
 			t.Fatal(err)
 		}

@@ -225,14 +225,7 @@ func TestMatchSaveConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the saved configuration does not load: %v", err)
 	}
-	openings, err := tournament.LoadOpenings(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sched := configSchedule(t, cfg)
 	if fp := sched.Fingerprint(cfg.Rules); fp != m.Fingerprint {
 		t.Errorf("the saved configuration's schedule %.12s is not the match's %.12s", fp, m.Fingerprint)
 	}
@@ -270,4 +263,18 @@ func TestMatchSaveConfig(t *testing.T) {
 	if code, _, stderr = runArena(t, other...); code == 0 || !strings.Contains(stderr, "exists and holds another configuration") {
 		t.Errorf("another match with the same --save-config: status %d\n%s", code, stderr)
 	}
+}
+
+// configSchedule lays out the schedule of cfg, as arena run does.
+func configSchedule(t *testing.T, cfg *tournament.Config) *tournament.Schedule {
+	t.Helper()
+	openings, err := tournament.LoadOpenings(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sched
 }
