@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -162,6 +163,43 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return usageError{err}
 	}
 	return nil
+}
+
+// parsePositional parses flags given before, between or after positional
+// arguments and returns the positional arguments. Everything after "--" is
+// positional, so that a file may be named -x.
+func parsePositional(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos, after []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, after = args[:i], args[i+1:]
+	}
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return append(pos, after...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseInterspersed parses flags given before or after the one positional
+// argument, a what, and returns it.
+func parseInterspersed(fs *flag.FlagSet, args []string, what string) (string, error) {
+	pos, err := parsePositional(fs, args)
+	if err != nil {
+		return "", err
+	}
+	switch len(pos) {
+	case 0:
+		return "", usagef("missing %s", what)
+	case 1:
+		return pos[0], nil
+	}
+	return "", usagef("unexpected argument %q (one %s only)", pos[1], what)
 }
 
 // commandLine returns the command line that runs the arena with args the

@@ -24,15 +24,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("merge", "--out DIR [--partial] SLICE_DIR...")
 	out := fs.String("out", "", "the merged tournament's output directory: new, empty, or holding this tournament (required)")
 	partial := fs.Bool("partial", false, "write the merge even when games are missing (arena run --out DIR CONFIG plays them)")
-	var dirs []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		dirs, args = append(dirs, fs.Arg(0)), fs.Args()[1:]
+	dirs, err := parsePositional(fs, args)
+	if err != nil {
+		return err
 	}
 	switch {
 	case *out == "":

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -41,23 +40,10 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "also write report.md, standings.csv, report.json and report.html to this directory")
 
 	// Flags may come before, between and after the files; "--" ends them.
-	var files, rest []string
-	flagArgs := args
-	if i := slices.Index(args, "--"); i >= 0 {
-		flagArgs, rest = args[:i], args[i+1:]
+	files, err := parsePositional(fs, args)
+	if err != nil {
+		return err
 	}
-	for {
-		if err := parseFlags(fs, flagArgs); err != nil {
-			return err
-		}
-		left := fs.Args()
-		if len(left) == 0 {
-			break
-		}
-		files = append(files, left[0])
-		flagArgs = left[1:]
-	}
-	files = append(files, rest...)
 	if len(files) == 0 {
 		return usagef("no input files")
 	}

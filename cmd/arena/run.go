@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -205,22 +204,6 @@ func (f keyFlag) String() string { return "" }
 func (f keyFlag) Set(s string) error {
 	*f.list = append(*f.list, tournament.Override{Key: f.key, Value: s, Source: "--" + f.name + " " + shellQuote(s)})
 	return nil
-}
-
-// parseInterspersed parses flags given before or after the one positional
-// argument (what names it in errors) and returns that argument.
-func parseInterspersed(fs *flag.FlagSet, args []string, what string) (string, error) {
-	pos, err := parsePositional(fs, args)
-	if err != nil {
-		return "", err
-	}
-	switch len(pos) {
-	case 0:
-		return "", usagef("missing %s", what)
-	case 1:
-		return pos[0], nil
-	}
-	return "", usagef("unexpected argument %q (one %s only)", pos[1], what)
 }
 
 // hardExitOnSecondSignal exits the process with status 130 on the second

@@ -48,6 +48,9 @@ func TestParseInterspersed(t *testing.T) {
 		{[]string{}, "", "", true},
 		{[]string{"a.toml", "b.toml"}, "", "", true},
 		{[]string{"--bogus", "t.toml"}, "", "", true},
+		{[]string{"--out", "o", "--", "-t.toml"}, "-t.toml", "o", false},
+		{[]string{"--", "--out"}, "--out", "", false},
+		{[]string{"t.toml", "--", "--out", "o"}, "", "", true},
 	} {
 		fs := flag.NewFlagSet("test", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
