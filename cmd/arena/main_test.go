@@ -66,6 +66,7 @@ func TestHelpCommand(t *testing.T) {
 		{[]string{"help", "run"}, 0, "usage: arena run ", ""},
 		{[]string{"run", "-h"}, 0, "usage: arena run ", ""},
 		{[]string{"help", "perft"}, 0, "usage: arena perft ", ""},
+		{[]string{"rate", "-h"}, 0, "usage: arena rate ", ""},
 		{[]string{"help", "nosuch"}, 2, "", `arena: unknown command "nosuch"`},
 		{[]string{}, 2, "", "usage: arena <command>"},
 	} {

@@ -33,7 +33,6 @@ const rateUsage = "[--model bayeselo|ordo] [--anchor NAME] [--offset ELO] [--out
 // and the side balance; with --out it also writes the report files.
 func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rate", rateUsage)
-	fs.SetOutput(stderr)
 	model := fs.String("model", "bayeselo", "rating model: bayeselo or ordo")
 	anchor := fs.String("anchor", "", "fix this player's rating at --offset instead of centring the ratings")
 	offset := fs.Float64("offset", 0, "rating of the anchor, or average rating when centred")
