@@ -173,7 +173,7 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 	}
 	doc, err := matchDocument(bots, sets)
 	if err != nil {
-		return nil, err
+		return nil, commandLineError(err)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -181,14 +181,23 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 	}
 	if *games > 0 {
 		if err := fitGames(ctx, doc, *games, *saveConfig, wd, stderr); err != nil {
-			return nil, err
+			return nil, commandLineError(err)
 		}
 	}
 	cfg, err := doc.Config(*saveConfig, wd)
 	if err != nil {
-		return nil, err
+		return nil, commandLineError(err)
 	}
 	return &match{doc: doc, cfg: cfg, save: *saveConfig, quiet: *quiet}, nil
+}
+
+// commandLineError makes a configuration error of a match a usage error:
+// every key of a match comes from its command line.
+func commandLineError(err error) error {
+	if errors.Is(err, tournament.ErrConfig) {
+		return usageError{err}
+	}
+	return err
 }
 
 // matchDocument builds the configuration document of a match: the bots,

@@ -277,6 +277,7 @@ func TestPlayBadArgs(t *testing.T) {
 		{[]string{"--my-tc", "soon"}, "arena play: --my-tc: "},
 		{[]string{"--me"}, "arena play: flag needs an argument: -me"},
 		{[]string{"--bogus"}, "arena play: flag provided but not defined: -bogus"},
+		{[]string{"--movetime", "soon"}, `arena play: invalid configuration: --movetime soon: time.move: invalid duration: "soon"`},
 	} {
 		args := append([]string{"play", "--game", "cheversi", "--bot", "builtin=greedy"}, c.args...)
 		code, _, stderr := runArena(t, args...)
