@@ -148,7 +148,7 @@ func studyEntry(t *testing.T, run studyRun) reports.CompareEntry {
 	for k, v := range resultLetters {
 		letters[v] = k
 	}
-	var recs []tournament.Record
+	var games compareGames
 	for g := range sched.Games() {
 		res, forfeit, _ := strings.Cut(letters[run.results[g.ID-1:g.ID]], " ")
 		if res == "" {
@@ -159,9 +159,9 @@ func studyEntry(t *testing.T, run studyRun) reports.CompareEntry {
 		if forfeit != "" {
 			rec.Forfeit = &tournament.Forfeit{Kind: tournament.ForfeitError}
 		}
-		recs = append(recs, rec)
+		games.add(&rec)
 	}
-	e, err := compareEntryOf(filepath.ToSlash(filepath.Join("results/study", run.name)), m, recs)
+	e, err := compareEntryOfGames(filepath.ToSlash(filepath.Join("results/study", run.name)), m, &games)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,17 +145,8 @@ func (g *compareGames) add(r *tournament.Record) error {
 	return nil
 }
 
-// compareEntryOf returns the side balance of the tournament m describes,
-// whose games recs holds, read from dir.
-func compareEntryOf(dir string, m *tournament.Manifest, recs []tournament.Record) (reports.CompareEntry, error) {
-	var g compareGames
-	for i := range recs {
-		g.add(&recs[i])
-	}
-	return compareEntryOfGames(dir, m, &g)
-}
-
-// compareEntryOfGames is compareEntryOf with the games summed up in g.
+// compareEntryOfGames returns the side balance of the tournament m
+// describes, read from dir, whose games g sums up.
 func compareEntryOfGames(dir string, m *tournament.Manifest, g *compareGames) (reports.CompareEntry, error) {
 	if g.n == 0 {
 		return reports.CompareEntry{}, fmt.Errorf("%s: no games played yet", dir)
