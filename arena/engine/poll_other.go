@@ -13,33 +13,33 @@ import (
 // plainPipe returns a pipe whose ends are blocking, closed on exec, and
 // outside the Go runtime's network poller (see the reply path in read.go).
 func plainPipe() (r, w *os.File, err error) {
-	var p [2]int
-	syscall.ForkLock.RLock()
-	err = syscall.Pipe(p[:])
-	if err == nil {
-		syscall.CloseOnExec(p[0])
-		syscall.CloseOnExec(p[1])
-	}
-	syscall.ForkLock.RUnlock()
+	p, err := cloexecPipe()
 	if err != nil {
-		return nil, nil, os.NewSyscallError("pipe", err)
+		return nil, nil, err
 	}
 	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+}
+
+// cloexecPipe returns the descriptors of a new pipe, both closed on exec
+// (set under syscall.ForkLock, so that no process started meanwhile
+// inherits them).
+func cloexecPipe() (p [2]int, err error) {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	if err := syscall.Pipe(p[:]); err != nil {
+		return p, os.NewSyscallError("pipe", err)
+	}
+	syscall.CloseOnExec(p[0])
+	syscall.CloseOnExec(p[1])
+	return p, nil
 }
 
 // newWakeFD returns the descriptor a waker polls, and the one it writes
 // to wake the poll: the two ends of a pipe in non-blocking mode.
 func newWakeFD() (pollFD, writeFD int, err error) {
-	var p [2]int
-	syscall.ForkLock.RLock()
-	err = syscall.Pipe(p[:])
-	if err == nil {
-		syscall.CloseOnExec(p[0])
-		syscall.CloseOnExec(p[1])
-	}
-	syscall.ForkLock.RUnlock()
+	p, err := cloexecPipe()
 	if err != nil {
-		return -1, -1, os.NewSyscallError("pipe", err)
+		return -1, -1, err
 	}
 	for _, fd := range p {
 		if err := syscall.SetNonblock(fd, true); err != nil {
