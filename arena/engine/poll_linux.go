@@ -45,23 +45,16 @@ func wakeClear(fd int) {
 	_, _ = rawRead(fd, buf[:])
 }
 
-// pollFDs waits until one of fds is ready, or until the time limit (zero:
-// none). A signal ends the wait early with no descriptor ready.
-func pollFDs(fds []unix.PollFd, limit time.Time) error {
+// poll is poll(2) on fds with a timeout (negative: none), to the
+// nanosecond: ppoll(2).
+func poll(fds []unix.PollFd, timeout time.Duration) error {
 	var ts *unix.Timespec
-	if !limit.IsZero() {
-		d := max(time.Until(limit), 0)
-		t := unix.NsecToTimespec(int64(d))
+	if timeout >= 0 {
+		t := unix.NsecToTimespec(int64(timeout))
 		ts = &t
 	}
 	_, err := unix.Ppoll(fds, ts, nil)
-	if err == unix.EINTR {
-		return nil
-	}
-	if err != nil {
-		return os.NewSyscallError("ppoll", err)
-	}
-	return nil
+	return err
 }
 
 // rawRead and rawWrite are read(2) and write(2) on descriptors in

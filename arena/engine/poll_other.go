@@ -70,23 +70,15 @@ func wakeClear(fd int) {
 	}
 }
 
-// pollFDs waits until one of fds is ready, or until the time limit (zero:
-// none), rounded up to the millisecond. A signal ends the wait early with
-// no descriptor ready.
-func pollFDs(fds []unix.PollFd, limit time.Time) error {
-	timeout := -1
-	if !limit.IsZero() {
-		d := max(time.Until(limit), 0)
-		timeout = int((d + time.Millisecond - 1) / time.Millisecond)
+// poll is poll(2) on fds with a timeout (negative: none), rounded up to
+// the millisecond.
+func poll(fds []unix.PollFd, timeout time.Duration) error {
+	ms := -1
+	if timeout >= 0 {
+		ms = int((timeout + time.Millisecond - 1) / time.Millisecond)
 	}
-	_, err := unix.Poll(fds, timeout)
-	if err == unix.EINTR {
-		return nil
-	}
-	if err != nil {
-		return os.NewSyscallError("poll", err)
-	}
-	return nil
+	_, err := unix.Poll(fds, ms)
+	return err
 }
 
 // rawRead and rawWrite are read(2) and write(2) on descriptors in

@@ -254,6 +254,21 @@ func (g *gate) wait(fd int, events int16, limit time.Time) (bool, error) {
 	return fds[0].Revents != 0, nil
 }
 
+// pollFDs waits until one of fds is ready, or until the time limit (zero:
+// none). A signal ends the wait early with no descriptor ready.
+func pollFDs(fds []unix.PollFd, limit time.Time) error {
+	timeout := time.Duration(-1)
+	if !limit.IsZero() {
+		timeout = max(time.Until(limit), 0)
+	}
+	switch err := poll(fds, timeout); err {
+	case nil, unix.EINTR:
+		return nil
+	default:
+		return os.NewSyscallError("poll", err)
+	}
+}
+
 // errWouldBlock is the error of a read or write that would have to wait.
 var errWouldBlock = syscall.EAGAIN
 
