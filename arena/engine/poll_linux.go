@@ -60,20 +60,12 @@ func poll(fds []unix.PollFd, timeout time.Duration) error {
 // rawRead and rawWrite are read(2) and write(2) on descriptors in
 // non-blocking mode, which never wait: without the Go scheduler's
 // bookkeeping for a call that may block.
-func rawRead(fd int, p []byte) (int, syscall.Errno) {
-	var ptr unsafe.Pointer
-	if len(p) > 0 {
-		ptr = unsafe.Pointer(&p[0])
-	}
-	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(ptr), uintptr(len(p)))
-	return int(n), errno
-}
+func rawRead(fd int, p []byte) (int, syscall.Errno) { return rawIO(syscall.SYS_READ, fd, p) }
 
-func rawWrite(fd int, p []byte) (int, syscall.Errno) {
-	var ptr unsafe.Pointer
-	if len(p) > 0 {
-		ptr = unsafe.Pointer(&p[0])
-	}
-	n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(ptr), uintptr(len(p)))
+func rawWrite(fd int, p []byte) (int, syscall.Errno) { return rawIO(syscall.SYS_WRITE, fd, p) }
+
+// rawIO is the system call trap (read or write) on fd and p.
+func rawIO(trap uintptr, fd int, p []byte) (int, syscall.Errno) {
+	n, _, errno := syscall.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
 	return int(n), errno
 }
