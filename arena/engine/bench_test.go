@@ -11,7 +11,12 @@ import (
 // BenchmarkMoveRoundTrip measures one Move against a bot that answers at
 // once: position, legal moves and go written together, one move line back.
 func BenchmarkMoveRoundTrip(b *testing.B) {
-	e := mustStart(b, botSpec(b, modeInstant))
+	benchMoves(b, mustStart(b, botSpec(b, modeInstant)))
+}
+
+// benchMoves times one Move of e per round: position, legal moves and go
+// written together, the instant bot's move line back.
+func benchMoves(b *testing.B, e *Engine) {
 	ctx := b.Context()
 	req := MoveRequest{
 		Moves: []string{"K@e4", "Q@d5", "R@a1", "B@c6"},

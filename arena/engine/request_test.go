@@ -214,19 +214,7 @@ func BenchmarkMoveRoundTripTranscript(b *testing.B) {
 	}
 	defer log.Close()
 	spec.Log, spec.Transcript = log, true
-	e := mustStart(b, spec)
-	ctx := b.Context()
-	req := MoveRequest{
-		Moves: []string{"K@e4", "Q@d5", "R@a1", "B@c6"},
-		Legal: []string{"N@c3", "N@c4", "N@d3", "B@f3"},
-		Clock: protocol.Clock{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second},
-	}
-	for b.Loop() {
-		req.Deadline = time.Now().Add(5 * time.Second)
-		if _, err := e.Move(ctx, req); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchMoves(b, mustStart(b, spec))
 }
 
 // FuzzTranscriber feeds arbitrary bytes, cut into arbitrary reads, to a
