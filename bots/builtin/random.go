@@ -66,7 +66,6 @@ func runRandom(ctx context.Context, o Options, in io.Reader, out, log io.Writer)
 	w := protocol.NewWriter(out)
 	var (
 		rnd    = NewRandom(o.Seed)
-		seed   = o.Seed
 		rules  game.Rules
 		pos    protocol.Position
 		legal  []string
@@ -107,8 +106,7 @@ func runRandom(ctx context.Context, o Options, in io.Reader, out, log io.Writer)
 				fmt.Fprintf(log, "random: ignored setoption %s %q\n", m.Name, m.Value)
 				continue
 			}
-			seed = n
-			rnd = NewRandom(seed)
+			rnd = NewRandom(n)
 		case protocol.NewGame:
 			if rules, err = games.New(m.Game, m.Preset, m.Settings); err != nil {
 				return fmt.Errorf("random: newgame: %w", err)
