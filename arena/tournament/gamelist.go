@@ -65,17 +65,19 @@ func (t *nameTable) number(name string) uint32 {
 // the system's temporary directory when dir cannot hold one) that is
 // removed at once and freed by Close.
 func NewGameList(dir string) (*GameList, error) {
-	f, err := tempFile(dir, ".gamelist-*")
+	f, err := TempFile(dir, ".gamelist-*")
 	if err != nil {
 		return nil, fmt.Errorf("game list: %w", err)
 	}
 	return &GameList{f: f}, nil
 }
 
-// tempFile creates a temporary file in dir, or in the system's temporary
-// directory when dir cannot hold one, and removes its name: the space it
-// takes is freed when it is closed, or when the process ends.
-func tempFile(dir, pattern string) (*os.File, error) {
+// TempFile creates a temporary file in dir, named by pattern as
+// os.CreateTemp names it, or in the system's temporary directory when dir
+// cannot hold one (then without pattern's leading character, which
+// hides the file in dir), and removes its name: the space it takes is
+// freed when it is closed, or when the process ends.
+func TempFile(dir, pattern string) (*os.File, error) {
 	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		var err2 error
@@ -167,7 +169,7 @@ func (l *GameList) WriteJSON(w io.Writer, gameName string) error {
 // (in the directory of l's file), and returns them with the list's names.
 func (l *GameList) rows(gameName string) (*viewer.List, *listRows, error) {
 	header := viewer.NewList(gameName)
-	f, err := tempFile(filepath.Dir(l.f.Name()), ".gamerows-*")
+	f, err := TempFile(filepath.Dir(l.f.Name()), ".gamerows-*")
 	if err != nil {
 		return nil, nil, fmt.Errorf("game list: %w", err)
 	}

@@ -283,7 +283,7 @@ type mergeSource struct {
 // newMergeIndex returns an empty index, in a temporary file in dir, of
 // the games of a tournament played in slices slices.
 func newMergeIndex(dir string, slices int) (*mergeIndex, error) {
-	f, err := tempFile(dir, ".merge-*")
+	f, err := TempFile(dir, ".merge-*")
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}

@@ -629,7 +629,7 @@ func (s *Server) writeList(gameName string) (*listData, error) {
 	if s.list == nil {
 		return noList.hold(), nil
 	}
-	file, err := tempFile(s.dir)
+	file, err := tournament.TempFile(s.dir, ".live-games-*")
 	if err != nil {
 		return nil, err
 	}
@@ -648,24 +648,6 @@ func (s *Server) writeList(gameName string) (*listData, error) {
 	}
 	l := &listData{f: file, size: size}
 	return l.hold(), nil
-}
-
-// tempFile creates a temporary file in dir (in the system's temporary
-// directory when dir cannot hold one) and removes its name: the space it
-// takes is freed when it is closed.
-func tempFile(dir string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, ".live-games-*")
-	if err != nil {
-		var err2 error
-		if f, err2 = os.CreateTemp("", "live-games-*"); err2 != nil {
-			return nil, err
-		}
-	}
-	if err := os.Remove(f.Name()); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }
 
 func (f *follower) standings(st *State) {
