@@ -55,21 +55,32 @@ func TestGameList(t *testing.T) {
 	if slices.EqualFunc(sorted, recs, func(a, b tournament.Record) bool { return a.ID == b.ID }) {
 		t.Fatal("the journal holds the games in the order of their IDs; the test wants another")
 	}
-	list := viewer.NewList("cheversi")
+	want := make([]*tournament.Record, len(sorted))
 	for i := range sorted {
-		list.Add(tournament.ViewSummary(&sorted[i]))
+		want[i] = &sorted[i]
+	}
+	if got, want := listJSON(t, l, want); !bytes.Equal(got, want) {
+		t.Errorf("WriteJSON =\n%.300s\nwant\n%.300s", got, want)
+	}
+}
+
+// listJSON returns what l.WriteJSON writes and what json.Marshal writes
+// for the viewer.List of recs.
+func listJSON(t *testing.T, l *tournament.GameList, recs []*tournament.Record) (got, want []byte) {
+	t.Helper()
+	list := viewer.NewList("cheversi")
+	for _, r := range recs {
+		list.Add(tournament.ViewSummary(r))
 	}
 	want, err := json.Marshal(list)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got bytes.Buffer
-	if err := l.WriteJSON(&got, "cheversi"); err != nil {
+	var buf bytes.Buffer
+	if err := l.WriteJSON(&buf, "cheversi"); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("WriteJSON =\n%.300s\nwant\n%.300s", got.Bytes(), want)
-	}
+	return buf.Bytes(), want
 }
 
 // TestGameListFailedAdd: a game whose entry could not be written (the
@@ -132,20 +143,12 @@ func TestGameListFailedAdd(t *testing.T) {
 	}
 	check := func(ids ...int) {
 		t.Helper()
-		list := viewer.NewList("cheversi")
+		var recs []*tournament.Record
 		for _, id := range ids {
-			list.Add(tournament.ViewSummary(byID[id]))
+			recs = append(recs, byID[id])
 		}
-		want, err := json.Marshal(list)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := l.WriteJSON(&got, "cheversi"); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Bytes(), want) || l.Len() != len(ids) {
-			t.Errorf("games %v: Len = %d, WriteJSON =\n%.300s\nwant\n%.300s", ids, l.Len(), got.Bytes(), want)
+		if got, want := listJSON(t, l, recs); !bytes.Equal(got, want) || l.Len() != len(ids) {
+			t.Errorf("games %v: Len = %d, WriteJSON =\n%.300s\nwant\n%.300s", ids, l.Len(), got, want)
 		}
 	}
 	check(2, 3)
