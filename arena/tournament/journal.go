@@ -279,7 +279,9 @@ func scanJournalOpen(f *os.File, path string, fn func(rec *Record, off int64, n 
 // is returned as it is. It holds one line at a time in memory, and a bit
 // per game ID.
 func scanJournal(ra io.ReaderAt, size int64, fn func(rec *Record, off int64, n int) error) (good int64, err error) {
-	br := bufio.NewReaderSize(io.NewSectionReader(ra, 0, size), 64<<10)
+	// The buffer need not be larger than the data: DecodeJournal is given
+	// single lines (the live page decodes the journal line by line).
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, 0, size), int(min(size, 64<<10)))
 	var (
 		seen IDs
 		buf  []byte

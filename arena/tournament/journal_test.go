@@ -144,3 +144,16 @@ func FuzzDecodeJournal(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeJournalLine measures DecodeJournal on one line, as the
+// live page decodes each line it follows.
+func BenchmarkDecodeJournalLine(b *testing.B) {
+	data := []byte(line(b, sampleRecord(7)))
+	b.ReportAllocs()
+	for b.Loop() {
+		recs, _, err := tournament.DecodeJournal(data)
+		if err != nil || len(recs) != 1 {
+			b.Fatalf("DecodeJournal = %d games, %v", len(recs), err)
+		}
+	}
+}
