@@ -328,7 +328,7 @@ func (r *runner) pendingGames() iter.Seq[Scheduled] {
 func journalEmpty(path string) (bool, error) {
 	errGame := errors.New("a game")
 	err := ScanJournal(path, func(*Record) error { return errGame })
-	if err == errGame {
+	if errors.Is(err, errGame) {
 		return false, nil
 	}
 	return true, err
