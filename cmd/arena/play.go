@@ -41,7 +41,7 @@ Flags of arena play:
   --color white|black   your colour in the first game (default white)
   --my-tc TC            your clock, [MOVES/]BASE[+INC] (default 10m+5s)
   --me NAME             your name in the standings (default you)
-  --listen ADDR         the board page's address (default 127.0.0.1, a free port)`
+  --listen ADDR         the board page's address (default 127.0.0.1, a free port; port 0 picks one)`
 
 // runPlay is "arena play": arena match with the person as one of the bots.
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -86,11 +86,18 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usagef("--my-tc: %v", err)
 	}
+	if me == "" || strings.ContainsAny(me, `,"'`) {
+		return usagef("--me: want a name without commas or quotes, got %q", me)
+	}
 	if listen == "" {
-		// A free port, for the player's process to listen on.
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		listen = "127.0.0.1:0"
+	}
+	if _, port, err := net.SplitHostPort(listen); err == nil && port == "0" {
+		// A free port, for the player's process to listen on: the page's
+		// address is said once it is up, so it must be known here.
+		l, err := net.Listen("tcp", listen)
 		if err != nil {
-			return fmt.Errorf("find a port for the board page: %w", err)
+			return fmt.Errorf("--listen: %w", err)
 		}
 		listen = l.Addr().String()
 		l.Close()

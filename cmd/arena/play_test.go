@@ -276,6 +276,8 @@ func TestPlayBadArgs(t *testing.T) {
 		{[]string{"--color", "red"}, `arena play: --color: want white or black, got "red"`},
 		{[]string{"--my-tc", "soon"}, "arena play: --my-tc: "},
 		{[]string{"--me"}, "arena play: flag needs an argument: -me"},
+		{[]string{"--me", ""}, `arena play: --me: want a name without commas or quotes, got ""`},
+		{[]string{"--me", "a,b"}, `arena play: --me: want a name without commas or quotes, got "a,b"`},
 		{[]string{"--bogus"}, "arena play: flag provided but not defined: -bogus"},
 		{[]string{"--movetime", "soon"}, `arena play: invalid configuration: --movetime soon: time.move: invalid duration: "soon"`},
 	} {
