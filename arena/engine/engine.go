@@ -234,10 +234,10 @@ func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) 
 	if err != nil {
 		return nil, err
 	}
-	src := &pipeSource{g: g, p: stdout}
+	src := newPipeSource(g, stdout)
 	var (
 		in  io.Reader = src
-		out io.Writer = &pipeSink{g: g, p: stdin}
+		out io.Writer = newPipeSink(g, stdin)
 	)
 	if spec.Transcript && proc.log != nil {
 		proc.log.Notef("protocol transcript of process %d: → arena to bot, ← bot to arena", proc.pid)

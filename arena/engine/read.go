@@ -296,35 +296,44 @@ func newPipeEnd(f *os.File) (pipeEnd, error) {
 	return pipeEnd{f: f, rc: rc}, nil
 }
 
-// readOnce reads what the pipe holds, waiting for it (on g, until the
-// read limit) unless noWait: then an empty pipe is errWouldBlock.
-func (p pipeEnd) readOnce(g *gate, b []byte, noWait bool, limit func() (time.Time, error)) (n int, err error) {
-	cerr := p.rc.Read(func(fd uintptr) bool {
-		for {
-			if noWait {
-				n, err = p.sysRead(int(fd), b)
-				return true
-			}
-			var lim time.Time
-			if lim, err = limit(); err != nil {
-				return true
-			}
-			var ready bool
-			if ready, err = g.wait(int(fd), unix.POLLIN, lim); err != nil {
-				return true
-			}
-			if !ready {
-				continue // woken, interrupted or timed out: check the limit again
-			}
-			if n, err = p.sysRead(int(fd), b); err != errWouldBlock {
-				return true
-			}
-		}
-	})
+// readOnce reads what the pipe holds, waiting for it (on s.g, until
+// limit) unless noWait: then an empty pipe is errWouldBlock. The read's
+// arguments and results pass through s, to a function made once, so that a
+// read allocates nothing.
+func (s *pipeSource) readOnce(b []byte, noWait bool, limit func() (time.Time, error)) (int, error) {
+	s.rb, s.noWait, s.limit = b, noWait, limit
+	cerr := s.p.rc.Read(s.readFD)
+	n, err := s.rn, s.rerr
+	s.rb, s.limit, s.rn, s.rerr = nil, nil, 0, nil
 	if cerr != nil {
 		return 0, cerr
 	}
 	return n, err
+}
+
+// readFromFD is readOnce on the pipe's descriptor.
+func (s *pipeSource) readFromFD(fd uintptr) bool {
+	for {
+		if s.noWait {
+			s.rn, s.rerr = s.p.sysRead(int(fd), s.rb)
+			return true
+		}
+		var lim time.Time
+		if lim, s.rerr = s.limit(); s.rerr != nil {
+			return true
+		}
+		ready, err := s.g.wait(int(fd), unix.POLLIN, lim)
+		if err != nil {
+			s.rerr = err
+			return true
+		}
+		if !ready {
+			continue // woken, interrupted or timed out: check the limit again
+		}
+		if s.rn, s.rerr = s.p.sysRead(int(fd), s.rb); s.rerr != errWouldBlock {
+			return true
+		}
+	}
 }
 
 // sysRead reads once from fd without waiting: an empty pipe is
@@ -348,11 +357,30 @@ func (p pipeEnd) sysRead(fd int, b []byte) (int, error) {
 
 // pipeSource is the bot's stdout as the line reader's source. A read waits
 // for output (under the gate's limits); in poll mode a read takes only
-// what the pipe holds and fails with errNoOutput when it is empty.
+// what the pipe holds and fails with errNoOutput when it is empty. Reads
+// are made one at a time: by the Engine's calls, which hold callMu, then
+// by Close's drainer.
 type pipeSource struct {
 	g    *gate
 	p    pipeEnd
 	poll bool
+
+	readFD    func(fd uintptr) bool     // s.readFromFD, bound once
+	readLimit func() (time.Time, error) // s.g.readLimit, bound once
+
+	// The read in progress (see readOnce).
+	rb     []byte
+	noWait bool
+	limit  func() (time.Time, error)
+	rn     int
+	rerr   error
+}
+
+// newPipeSource returns the bot's stdout p as a source under g.
+func newPipeSource(g *gate, p pipeEnd) *pipeSource {
+	s := &pipeSource{g: g, p: p, readLimit: g.readLimit}
+	s.readFD = s.readFromFD
+	return s
 }
 
 // errNoOutput is a poll-mode read's error for an empty pipe.
@@ -363,13 +391,13 @@ func (s *pipeSource) Read(b []byte) (int, error) {
 		if _, err := s.g.readLimit(); err != nil {
 			return 0, err
 		}
-		n, err := s.p.readOnce(s.g, b, true, nil)
+		n, err := s.readOnce(b, true, nil)
 		if err == errWouldBlock {
 			return 0, errNoOutput
 		}
 		return n, err
 	}
-	return s.p.readOnce(s.g, b, false, s.g.readLimit)
+	return s.readOnce(b, false, s.readLimit)
 }
 
 // discard reads and drops the bot's output until it ends or the gate's
@@ -383,51 +411,71 @@ func (s *pipeSource) discard() {
 		return time.Time{}, nil
 	}
 	for {
-		if _, err := s.p.readOnce(s.g, buf[:], false, limit); err != nil {
+		if _, err := s.readOnce(buf[:], false, limit); err != nil {
 			return
 		}
 	}
 }
 
 // pipeSink is the bot's stdin as the protocol writer's destination: a
-// write waits for room in the pipe under the gate's limits.
+// write waits for room in the pipe under the gate's limits. Writes are
+// made one at a time (the Engine's wmu); like a pipeSource's reads, their
+// arguments and results pass through the sink to a function made once.
 type pipeSink struct {
-	g *gate
-	p pipeEnd
+	g       *gate
+	p       pipeEnd
+	writeFD func(fd uintptr) bool // s.writeToFD, bound once
+
+	// The write in progress.
+	wb      []byte
+	written int
+	werr    error
+}
+
+// newPipeSink returns the bot's stdin p as a destination under g.
+func newPipeSink(g *gate, p pipeEnd) *pipeSink {
+	s := &pipeSink{g: g, p: p}
+	s.writeFD = s.writeToFD
+	return s
 }
 
 func (s *pipeSink) Write(b []byte) (int, error) {
-	written := 0
-	var err error
-	cerr := s.p.rc.Write(func(fd uintptr) bool {
-		for written < len(b) {
-			var limit time.Time
-			if limit, err = s.g.writeLimit(); err != nil {
-				return true
-			}
-			n, errno := rawWrite(int(fd), b[written:])
-			switch {
-			case errno == syscall.EINTR:
-				continue
-			case errno == syscall.EAGAIN:
-				var ready bool
-				if ready, err = s.g.wait(int(fd), unix.POLLOUT, limit); err != nil {
-					return true
-				}
-				_ = ready // ready or not, check the limits and try again
-				continue
-			case errno != 0:
-				err = &os.PathError{Op: "write", Path: s.p.f.Name(), Err: errno}
-				return true
-			}
-			written += n
-		}
-		return true
-	})
+	s.wb, s.written, s.werr = b, 0, nil
+	cerr := s.p.rc.Write(s.writeFD)
+	written, err := s.written, s.werr
+	s.wb, s.werr = nil, nil
 	if cerr != nil {
 		return written, cerr
 	}
 	return written, err
+}
+
+// writeToFD is Write on the pipe's descriptor.
+func (s *pipeSink) writeToFD(fd uintptr) bool {
+	for s.written < len(s.wb) {
+		limit, err := s.g.writeLimit()
+		if err != nil {
+			s.werr = err
+			return true
+		}
+		n, errno := rawWrite(int(fd), s.wb[s.written:])
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno == syscall.EAGAIN:
+			// Ready or not, check the limits and try again.
+			if _, err := s.g.wait(int(fd), unix.POLLOUT, limit); err != nil {
+				s.werr = err
+				return true
+			}
+			continue
+		case errno != 0:
+			s.werr = &os.PathError{Op: "write", Path: s.p.f.Name(), Err: errno}
+			return true
+		}
+		s.written += n
+	}
+	return true
 }
 
 // endedLimit bounds what ended reads: a bot that keeps writing has not
@@ -441,7 +489,7 @@ const endedLimit = 1 << 20
 func (s *pipeSource) ended() bool {
 	buf := make([]byte, 16<<10)
 	for n := 0; n < endedLimit; {
-		k, err := s.p.readOnce(s.g, buf, true, nil)
+		k, err := s.readOnce(buf, true, nil)
 		switch {
 		case err == io.EOF:
 			return true
