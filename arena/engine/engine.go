@@ -206,10 +206,9 @@ func Start(ctx context.Context, spec Spec) (*Engine, error) {
 	began := time.Now() // the bot's time starts once it runs
 	e, err := newEngine(name, spec, proc, g)
 	if err == nil {
-		var end func()
-		if end, err = e.call(ctx, "start"); err == nil {
+		if err = e.call(ctx, "start"); err == nil {
 			err = e.start(ctx, began, spec.Options)
-			end()
+			e.endCall()
 		}
 	}
 	if err != nil {
@@ -380,18 +379,21 @@ func (e *Engine) Exited() <-chan struct{} { return e.proc.exited }
 
 // call starts a call: it waits for Close to finish interrupting an earlier
 // one, checks that the Engine is usable, and lets ctx interrupt the call's
-// reads and writes. The returned function ends the call.
-func (e *Engine) call(ctx context.Context, op string) (end func(), err error) {
+// reads and writes. Unless it fails, endCall ends the call.
+func (e *Engine) call(ctx context.Context, op string) error {
 	e.callMu.Lock()
 	if err := e.usable(op); err != nil {
 		e.callMu.Unlock()
-		return nil, err
+		return err
 	}
 	e.gate.begin(ctx)
-	return func() {
-		e.gate.end()
-		e.callMu.Unlock()
-	}, nil
+	return nil
+}
+
+// endCall ends a call that call started.
+func (e *Engine) endCall() {
+	e.gate.end()
+	e.callMu.Unlock()
 }
 
 // NewGame tells the bot a game starts: the game, its preset and every rule
@@ -401,11 +403,10 @@ func (e *Engine) call(ctx context.Context, op string) (end func(), err error) {
 // declare is an *Error of KindUnsupported.
 func (e *Engine) NewGame(ctx context.Context, g NewGame) error {
 	const op = "newgame"
-	end, err := e.call(ctx, op)
-	if err != nil {
+	if err := e.call(ctx, op); err != nil {
 		return err
 	}
-	defer end()
+	defer e.endCall()
 	if g.Rules == nil {
 		return &Error{Bot: e.name, Kind: KindInvalid, Op: op, Err: errors.New("no rules")}
 	}
@@ -440,11 +441,10 @@ func (e *Engine) NewGame(ctx context.Context, g NewGame) error {
 // the answer: the arena cannot tell it from one.
 func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	const op = "move"
-	end, err := e.call(ctx, op)
-	if err != nil {
+	if err := e.call(ctx, op); err != nil {
 		return Reply{}, err
 	}
-	defer end()
+	defer e.endCall()
 	if err := e.checkLimits(req.Nodes, req.Depth); err != nil {
 		return Reply{}, &Error{Bot: e.name, Kind: KindUnsupported, Op: op, Err: err}
 	}
@@ -472,7 +472,7 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		r    Reply
 		keep infoKeeper
 	)
-	err = e.await(ctx, op, "move", began, req.Deadline, &keep, func(m protocol.Message) (bool, error) {
+	err := e.await(ctx, op, "move", began, req.Deadline, &keep, func(m protocol.Message) (bool, error) {
 		switch m := m.(type) {
 		case protocol.Move:
 			r.Move = m.Move
@@ -510,11 +510,10 @@ func (e *Engine) checkLimits(nodes int64, depth int) error {
 // its last move.
 func (e *Engine) GameOver(ctx context.Context, r game.Result, reason string) error {
 	const op = "gameover"
-	end, err := e.call(ctx, op)
-	if err != nil {
+	if err := e.call(ctx, op); err != nil {
 		return err
 	}
-	defer end()
+	defer e.endCall()
 	if err := e.drain(ctx, op); err != nil {
 		return err
 	}
@@ -526,11 +525,10 @@ func (e *Engine) GameOver(ctx context.Context, r game.Result, reason string) err
 // the matching pong.
 func (e *Engine) Ping(ctx context.Context, timeout time.Duration) error {
 	const op = "ping"
-	end, err := e.call(ctx, op)
-	if err != nil {
+	if err := e.call(ctx, op); err != nil {
 		return err
 	}
-	defer end()
+	defer e.endCall()
 	if err := e.drain(ctx, op); err != nil {
 		return err
 	}
