@@ -54,6 +54,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 
 	cfg, err := tournament.Load(path, sets...)
+	if err != nil && onlyFlagErrors(err) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}
@@ -204,6 +207,26 @@ func (f keyFlag) String() string { return "" }
 func (f keyFlag) Set(s string) error {
 	*f.list = append(*f.list, tournament.Override{Key: f.key, Value: s, Source: "--" + f.name + " " + shellQuote(s)})
 	return nil
+}
+
+// onlyFlagErrors reports whether every configuration error err holds
+// names the flag that set its key (--set, --concurrency), not the file:
+// the command line alone is wrong.
+func onlyFlagErrors(err error) bool {
+	switch u := err.(type) {
+	case *tournament.ConfigError:
+		return u.Flag != ""
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if !onlyFlagErrors(e) {
+				return false
+			}
+		}
+		return true
+	case interface{ Unwrap() error }:
+		return onlyFlagErrors(u.Unwrap())
+	}
+	return err == tournament.ErrConfig
 }
 
 // hardExitOnSecondSignal exits the process with status 130 on the second

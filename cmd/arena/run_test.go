@@ -62,6 +62,29 @@ func TestParseInterspersed(t *testing.T) {
 	}
 }
 
+// TestRunBadSet checks that a configuration error of --set alone is a
+// bad command line (exit status 2) and one of the file a failure (1).
+func TestRunBadSet(t *testing.T) {
+	good := writeTemp(t, "good.toml", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n")
+	bad := writeTemp(t, "bad.toml", "[game]\nname = \"cheversi\"\nspeed = 3\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--set", "time.move=soon", good}, 2, `--set time.move=soon: time.move: invalid duration: "soon"`},
+		{[]string{"--concurrency", "0", good}, 2, "--concurrency 0: must be at least 1, got 0"},
+		{[]string{"--set", "time.move=2s", bad}, 1, "bad.toml:3: game.speed: unknown key"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"run", "--out", filepath.Join(t.TempDir(), "out")}, c.args...)
+		code := run(args, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("arena %q: exit status %d, stderr %q; want %d and %q", args, code, stderr.String(), c.code, c.want)
+		}
+	}
+}
+
 func TestRunRejectsBadConfig(t *testing.T) {
 	path := writeTemp(t, "bad.toml", "[game]\nname = \"cheversi\"\nspeed = 3\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n")
 	var stdout, stderr bytes.Buffer
