@@ -17,8 +17,9 @@ import (
 const gameOverTimeout = 5 * time.Second
 
 // play plays one scheduled game and returns its record, or nil when the
-// game was abandoned because ctx was canceled (or the pool closed).
-func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
+// game was abandoned because ctx was canceled (or the pool closed). y is
+// the worker's.
+func (r *runner) play(ctx context.Context, p *pool, g Scheduled, y *yielder) *Record {
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -35,7 +36,7 @@ func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
 		Moves:      []MoveRecord{},
 		Start:      time.Now().UTC(),
 	}
-	gp := &gamePlay{r: r, p: p, rec: rec}
+	gp := &gamePlay{r: r, p: p, y: y, rec: rec}
 	gp.names[game.White], gp.names[game.Black] = g.White, g.Black
 	defer gp.release()
 	if o := r.opts.Observer; o != nil {
@@ -53,6 +54,7 @@ func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
 type gamePlay struct {
 	r   *runner
 	p   *pool
+	y   *yielder
 	rec *Record
 
 	names  [2]string
@@ -144,6 +146,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			gp.finish(ctx, out.Result, out.Reason, nil, out.Scores)
 			return true
 		}
+		gp.y.maybe()
 		side := st.Turn()
 		e := gp.eng[side]
 		var legal []string

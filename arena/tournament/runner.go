@@ -475,86 +475,48 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan Scheduled)
-	results := make(chan *Record)
-	stopFeed := make(chan struct{}) // closed when the SPRT decides: games in flight finish
+	// Each worker takes its next game and records the games it finished
+	// itself, through the recorder: a game costs no hand-off between
+	// goroutines, which would wake other threads.
+	next, stopNext := iter.Pull(r.pendingGames())
+	defer stopNext()
+	rc := &recorder{r: r, cancel: cancel, next: next}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
-		go func() { // exits when jobs is closed or runCtx is canceled
+		go func() { // exits when no game is left, or runCtx is canceled
 			defer wg.Done()
-			for g := range jobs {
-				rec := r.play(runCtx, p, g)
+			y := &yielder{last: time.Now()}
+			for {
+				g, ok := rc.take(runCtx)
+				if !ok {
+					return
+				}
+				rec := r.play(runCtx, p, g, y)
 				if rec == nil {
 					return // abandoned: runCtx is canceled
 				}
-				results <- rec // the collector reads until results is closed
+				rc.record(rec)
 			}
 		}()
 	}
-	go func() { // exits once every job is handed out or runCtx is canceled
-		defer close(jobs)
-		for g := range r.pendingGames() {
-			select {
-			case jobs <- g:
-			case <-runCtx.Done():
-				return
-			case <-stopFeed:
-				return
-			}
-		}
-	}()
+	workersDone := make(chan struct{})
 	go func() { // exits when every worker has
 		wg.Wait()
-		close(results)
+		close(workersDone)
 	}()
-
-	var (
-		played, plies int
-		fatal         error
-		pgnBuf        []byte
-		tick          = r.prog.ticker()
-	)
+	tick := r.prog.ticker()
 	defer tick.Stop()
 loop:
 	for {
 		select {
-		case rec, ok := <-results:
-			if !ok {
-				break loop
-			}
-			if fatal != nil {
-				continue // draining after a failure
-			}
-			if err := r.journal.Append(rec); err != nil {
-				fatal = err
-				cancel()
-				continue
-			}
-			r.recorded++
-			played++
-			plies += len(rec.Moves)
-			pgnBuf = AppendGameText(pgnBuf[:0], rec, r.cfg.Name)
-			if _, err := r.pgn.Write(pgnBuf); err != nil {
-				r.logf("warning: %v (rebuild it with arena report)", err)
-			}
-			r.prog.game(rec)
-			if r.sprt != nil && !r.sprt.decided() {
-				if err := r.sprt.add(rec); err != nil {
-					fatal = err
-					cancel()
-					continue
-				}
-				r.prog.setSPRT(r.sprt.short())
-				if r.sprt.decided() {
-					close(stopFeed)
-					r.logf("%s; stopping the match", r.sprt)
-				}
-			}
+		case <-workersDone:
+			break loop
 		case <-tick.C:
 			r.prog.tick()
 		}
 	}
+	played, plies, fatal := rc.played, rc.plies, rc.fatal
 	p.close()
 	// Every recorded game is on stable storage before Run returns.
 	if err := r.journal.Close(); err != nil && fatal == nil {
@@ -571,6 +533,91 @@ loop:
 		return sum, fmt.Errorf("tournament stopped with %d of %d games recorded: %w", r.recorded, sum.Total, ctx.Err())
 	}
 	return sum, nil
+}
+
+// yieldInterval is how often a worker passes through the Go scheduler
+// (see yielder): well within the 10 ms after which the runtime preempts a
+// goroutine that has not.
+const yieldInterval = 5 * time.Millisecond
+
+// yielder makes a worker pass through the Go scheduler now and then. A
+// worker waits for every reply in poll(2), a system call, and so never
+// passes through the scheduler by itself while it plays games with quick
+// bots. After 10 ms the runtime takes such a goroutine for one that hogs
+// its processor: it interrupts its wait with a signal, takes its processor
+// away and then checks every 20 µs for a millisecond, which costs the
+// arena more CPU than the games. A yield every few milliseconds, at a cost
+// of one wake-up of another thread, prevents that.
+type yielder struct{ last time.Time }
+
+// maybe yields if the worker has not for yieldInterval.
+func (y *yielder) maybe() {
+	if now := time.Now(); now.Sub(y.last) >= yieldInterval {
+		runtime.Gosched()
+		y.last = now
+	}
+}
+
+// recorder hands the workers of a run the games to play and records the
+// games they finish, one worker at a time: the journal, the PGN/PDN file,
+// the progress and the sequential test take the games in one order.
+type recorder struct {
+	r      *runner
+	cancel context.CancelFunc // stops the run after a fatal error
+
+	mu      sync.Mutex
+	next    func() (Scheduled, bool) // the pending games, in schedule order
+	stopped bool                     // the sequential test decided, or a fatal error: no more games
+	played  int
+	plies   int
+	fatal   error
+	pgnBuf  []byte
+}
+
+// take returns the next game to play, if any.
+func (rc *recorder) take(ctx context.Context) (Scheduled, bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.stopped || ctx.Err() != nil {
+		return Scheduled{}, false
+	}
+	return rc.next()
+}
+
+// record adds a finished game to the journal, the PGN/PDN file, the
+// progress and the sequential test.
+func (rc *recorder) record(rec *Record) {
+	r := rc.r
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if rc.fatal != nil {
+		return // stopping after a failure
+	}
+	if err := r.journal.Append(rec); err != nil {
+		rc.fatal, rc.stopped = err, true
+		rc.cancel()
+		return
+	}
+	r.recorded++
+	rc.played++
+	rc.plies += len(rec.Moves)
+	rc.pgnBuf = AppendGameText(rc.pgnBuf[:0], rec, r.cfg.Name)
+	if _, err := r.pgn.Write(rc.pgnBuf); err != nil {
+		r.logf("warning: %v (rebuild it with arena report)", err)
+	}
+	r.prog.game(rec)
+	if r.sprt != nil && !r.sprt.decided() {
+		if err := r.sprt.add(rec); err != nil {
+			rc.fatal, rc.stopped = err, true
+			rc.cancel()
+			return
+		}
+		r.prog.setSPRT(r.sprt.short())
+		if r.sprt.decided() {
+			rc.stopped = true
+			r.logf("%s; stopping the match", r.sprt)
+		}
+	}
 }
 
 // preflight starts one process of every bot and checks its handshake and
