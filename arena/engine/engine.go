@@ -402,29 +402,63 @@ func (e *Engine) endCall() {
 // handshake timeout (or ctx's deadline, if sooner). A game the bot did not
 // declare is an *Error of KindUnsupported.
 func (e *Engine) NewGame(ctx context.Context, g NewGame) error {
-	const op = "newgame"
-	if err := e.call(ctx, op); err != nil {
-		return err
+	return NewGames(ctx, []*Engine{e}, []NewGame{g})[0]
+}
+
+// NewGames is NewGame for the bots of one game at once: it writes each
+// bot its newgame and isready before it waits for the first readyok, so
+// that the bots prepare at the same time and the arena waits once. The
+// engines must be distinct; games[i] is for engines[i], and so is the
+// error errs[i], nil once that bot is ready. A bot whose request could
+// not be written is not waited for.
+func NewGames(ctx context.Context, engines []*Engine, games []NewGame) (errs []error) {
+	errs = make([]error, len(engines))
+	began := make([]time.Time, len(engines))
+	sent := make([]bool, len(engines))
+	for i, e := range engines {
+		if slices.Contains(engines[:i], e) {
+			errs[i] = &Error{Bot: e.name, Kind: KindInvalid, Op: "newgame", Err: errors.New("the engine is given twice")}
+			continue
+		}
+		if err := e.call(ctx, "newgame"); err != nil {
+			errs[i] = err
+			continue
+		}
+		began[i], errs[i] = e.sendNewGame(ctx, games[i])
+		if sent[i] = errs[i] == nil; !sent[i] {
+			e.endCall()
+		}
 	}
-	defer e.endCall()
+	for i, e := range engines {
+		if sent[i] {
+			errs[i] = e.awaitReady(ctx, "newgame", began[i], began[i].Add(e.handshake))
+			e.endCall()
+		}
+	}
+	return errs
+}
+
+// sendNewGame writes newgame and isready within a call, and returns when
+// the handshake timeout of the readyok began.
+func (e *Engine) sendNewGame(ctx context.Context, g NewGame) (time.Time, error) {
+	const op = "newgame"
 	if g.Rules == nil {
-		return &Error{Bot: e.name, Kind: KindInvalid, Op: op, Err: errors.New("no rules")}
+		return time.Time{}, &Error{Bot: e.name, Kind: KindInvalid, Op: op, Err: errors.New("no rules")}
 	}
 	name := g.Rules.Game()
 	if !e.id.Plays(name) {
-		return &Error{Bot: e.name, Kind: KindUnsupported, Op: op,
+		return time.Time{}, &Error{Bot: e.name, Kind: KindUnsupported, Op: op,
 			Err: fmt.Errorf("the bot does not play %s (it plays %s)", name, strings.Join(e.id.Games, ", "))}
 	}
 	if err := e.drain(ctx, op); err != nil {
-		return err
+		return time.Time{}, err
 	}
 	began := time.Now()
-	deadline := began.Add(e.handshake)
 	msg := protocol.NewGame{Game: name, Preset: g.Rules.Preset(), Settings: g.Rules.Settings(), Color: g.Color}
-	if err := e.send(ctx, op, deadline, msg, protocol.IsReady{}); err != nil {
-		return err
+	if err := e.send(ctx, op, began.Add(e.handshake), msg, protocol.IsReady{}); err != nil {
+		return time.Time{}, err
 	}
-	return e.awaitReady(ctx, op, began, deadline)
+	return began, nil
 }
 
 // Move sends the position (the start text, or startpos, and the moves

@@ -938,3 +938,58 @@ func TestKindString(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+// TestNewGames checks that NewGames starts a game on every bot, each with
+// its own color, and reports each bot's failure apart.
+func TestNewGames(t *testing.T) {
+	checkNoLeaks(t)
+	ctx := t.Context()
+	white, black := mustStart(t, botSpec(t, modeGood)), mustStart(t, botSpec(t, modeGood))
+	errs := NewGames(ctx, []*Engine{white, black},
+		[]NewGame{{Rules: cheversiRules, Color: game.White}, {Rules: cheversiRules, Color: game.Black}})
+	if len(errs) != 2 || errs[0] != nil || errs[1] != nil {
+		t.Fatalf("NewGames = %v, want two nil errors", errs)
+	}
+	for _, tt := range []struct {
+		e     *Engine
+		color string
+	}{{white, "white"}, {black, "black"}} {
+		r, err := tt.e.Move(ctx, MoveRequest{Legal: []string{"K@e4"}, Deadline: time.Now().Add(patient)})
+		if err != nil {
+			t.Fatalf("Move after NewGames: %v", err)
+		}
+		if got, want := seen(r.Info)["newgame="], "game cheversi preset cheversi rules opening=king-first scoring=attacks color "+tt.color; got != want {
+			t.Errorf("bot saw newgame %q, want %q", got, want)
+		}
+	}
+
+	// A bot that breaks the protocol fails alone; the other is ready.
+	bad, good := mustStart(t, botSpec(t, modeUnasked)), mustStart(t, botSpec(t, modeGood))
+	errs = NewGames(ctx, []*Engine{bad, good},
+		[]NewGame{{Rules: cheversiRules, Color: game.White}, {Rules: cheversiRules, Color: game.Black}})
+	if ee := asError(t, errs[0]); ee.Kind != KindProtocol || ee.Op != "newgame" {
+		t.Errorf("NewGames: bad bot's error %v, want KindProtocol in newgame", errs[0])
+	}
+	if errs[1] != nil {
+		t.Errorf("NewGames: good bot's error %v, want nil", errs[1])
+	}
+	if _, err := good.Move(ctx, MoveRequest{Legal: []string{"K@e4"}, Deadline: time.Now().Add(patient)}); err != nil {
+		t.Errorf("Move of the good bot: %v", err)
+	}
+
+	// An engine given twice, or closed, fails without being waited for.
+	closed := mustStart(t, botSpec(t, modeGood))
+	if err := closed.Close(); err != nil {
+		t.Fatal(err)
+	}
+	errs = NewGames(ctx, []*Engine{good, good, closed}, []NewGame{{Rules: cheversiRules}, {Rules: cheversiRules}, {Rules: cheversiRules}})
+	if errs[0] != nil {
+		t.Errorf("NewGames: first engine's error %v, want nil", errs[0])
+	}
+	if ee := asError(t, errs[1]); ee.Kind != KindInvalid {
+		t.Errorf("NewGames: repeated engine's error %v, want KindInvalid", errs[1])
+	}
+	if ee := asError(t, errs[2]); ee.Kind != KindClosed {
+		t.Errorf("NewGames: closed engine's error %v, want KindClosed", errs[2])
+	}
+}

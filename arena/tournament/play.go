@@ -98,8 +98,15 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		}
 		gp.eng[c] = e
 	}
-	for _, c := range [2]game.Color{r.rules.FirstMover(), r.rules.FirstMover().Other()} {
-		if err := gp.eng[c].NewGame(ctx, engine.NewGame{Rules: r.rules, Color: c}); err != nil {
+	// Both bots prepare at once; the first mover's failure counts first.
+	order := [2]game.Color{r.rules.FirstMover(), r.rules.FirstMover().Other()}
+	errs := engine.NewGames(ctx, []*engine.Engine{gp.eng[order[0]], gp.eng[order[1]]},
+		[]engine.NewGame{{Rules: r.rules, Color: order[0]}, {Rules: r.rules, Color: order[1]}})
+	for i, c := range order {
+		gp.inGame[c] = errs[i] == nil
+	}
+	for i, c := range order {
+		if err := errs[i]; err != nil {
 			if ctx.Err() != nil || !botsFault(err) {
 				return gp.abandon(ctx, err)
 			}
@@ -107,7 +114,6 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			gp.forfeit(ctx, c, err)
 			return true
 		}
-		gp.inGame[c] = true
 	}
 
 	st := r.rules.Start()
