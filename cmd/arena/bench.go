@@ -19,6 +19,7 @@ import (
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/builtin"
+	"gonum.org/v1/gonum/stat"
 )
 
 func init() {
@@ -57,6 +58,12 @@ type benchPass struct {
 	runnerCPU   time.Duration // the arena process's user and system time
 	botsCPU     time.Duration // the bots' (children reaped during the pass)
 	steady      benchWindow   // from the first game's start to the last game's end
+	// fit splits the arena's CPU time per game, at concurrency 1, into
+	// what does not grow with the game's length (starting, ending and
+	// recording it) and what each ply costs; fitted is false when the
+	// games did not differ enough in length to tell the two apart.
+	fit    benchFit
+	fitted bool
 }
 
 // benchWindow is what the arena spent while games were played: without
@@ -78,6 +85,13 @@ type benchObserver struct {
 	endCPU   time.Duration
 	plies    int // moved before the latest end
 	moved    int
+
+	// With perGame (at concurrency 1, where games do not overlap), the
+	// plies and the arena's CPU time of each game but the first, from the
+	// previous game's end to its own: a whole cycle of the runner.
+	perGame   bool
+	gamePlies []float64
+	gameCPU   []float64 // µs
 }
 
 func (o *benchObserver) GameStarted(tournament.Record) {
@@ -98,7 +112,60 @@ func (o *benchObserver) Moved(int, tournament.MoveRecord) {
 func (o *benchObserver) GameEnded(int) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.end, o.endCPU, o.plies = time.Now(), selfCPU(), o.moved
+	cpu := selfCPU()
+	if o.perGame && !o.end.IsZero() {
+		o.gamePlies = append(o.gamePlies, float64(o.moved-o.plies))
+		o.gameCPU = append(o.gameCPU, float64(cpu-o.endCPU)/float64(time.Microsecond))
+	}
+	o.end, o.endCPU, o.plies = time.Now(), cpu, o.moved
+}
+
+// fit fits each game's CPU time as a fixed part plus a part per ply, by
+// the median of the slopes between pairs of games (Theil-Sen: robust to
+// the games a busy machine, a collection or a journal sync slowed down).
+// It returns false with too few games, or games too alike in length for
+// the fit to tell the two parts apart.
+func (o *benchObserver) fit() (f benchFit, ok bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	x, y := o.gamePlies, o.gameCPU
+	if len(x) < 20 || stat.StdDev(x, nil) < 2 {
+		return benchFit{}, false
+	}
+	if step := len(x)/1000 + 1; step > 1 { // at most about 500,000 pairs
+		var xs, ys []float64
+		for i := 0; i < len(x); i += step {
+			xs, ys = append(xs, x[i]), append(ys, y[i])
+		}
+		x, y = xs, ys
+	}
+	var slopes []float64
+	for i := range x {
+		for j := i + 1; j < len(x); j++ {
+			if x[i] != x[j] {
+				slopes = append(slopes, (y[j]-y[i])/(x[j]-x[i]))
+			}
+		}
+	}
+	slices.Sort(slopes)
+	perPly := stat.Quantile(0.5, stat.Empirical, slopes, nil)
+	rest := make([]float64, len(x))
+	for i := range x {
+		rest[i] = y[i] - perPly*x[i]
+	}
+	slices.Sort(rest)
+	fixed := stat.Quantile(0.5, stat.Empirical, rest, nil)
+	minPlies, maxPlies := slices.Min(x), slices.Max(x)
+	return benchFit{games: len(o.gamePlies), minPlies: int(minPlies), maxPlies: int(maxPlies),
+		fixed: time.Duration(fixed * float64(time.Microsecond)), perPly: time.Duration(perPly * float64(time.Microsecond))}, true
+}
+
+// benchFit splits the arena's CPU time per game into a fixed part and a
+// part per ply.
+type benchFit struct {
+	games              int
+	minPlies, maxPlies int
+	fixed, perPly      time.Duration
 }
 
 func (o *benchObserver) window() benchWindow {
@@ -260,7 +327,7 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 	if err != nil {
 		return benchPass{}, err
 	}
-	obs := &benchObserver{}
+	obs := &benchObserver{perGame: concurrency == 1}
 	opts := tournament.Options{Out: dir, Self: cfg.self, Progress: cfg.progress, Terminal: cfg.terminal, Observer: obs}
 	selfBefore, kidsBefore := cpuTimes()
 	start := time.Now()
@@ -270,8 +337,10 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 		return benchPass{}, err
 	}
 	selfAfter, kidsAfter := cpuTimes()
-	return benchPass{concurrency: concurrency, games: sum.Played, plies: sum.Plies, wall: wall,
-		runnerCPU: selfAfter - selfBefore, botsCPU: kidsAfter - kidsBefore, steady: obs.window()}, nil
+	p := benchPass{concurrency: concurrency, games: sum.Played, plies: sum.Plies, wall: wall,
+		runnerCPU: selfAfter - selfBefore, botsCPU: kidsAfter - kidsBefore, steady: obs.window()}
+	p.fit, p.fitted = obs.fit()
+	return p, nil
 }
 
 // selfCPU returns the user and system time of this process.
@@ -307,6 +376,14 @@ func (r *benchReport) write(w io.Writer, cfg benchConfig) {
 		s := p.steady
 		fmt.Fprintf(w, "  steady state (start-up and shutdown left out): wall %s (%.1f x floor), runner CPU %s\n",
 			us(s.perPly(s.wall)), float64(s.perPly(s.wall))/float64(max(r.floor, 1)), us(s.perPly(s.runnerCPU)))
+		switch {
+		case p.fitted:
+			f := p.fit
+			fmt.Fprintf(w, "  runner CPU per game: %s fixed + %s per ply (median fit over %d games of %d to %d plies)\n",
+				us(f.fixed), us(f.perPly), f.games, f.minPlies, f.maxPlies)
+		case p.concurrency == 1:
+			fmt.Fprintf(w, "  runner CPU per game: not split into fixed and per ply (the games hardly differ in length)\n")
+		}
 	}
 	fmt.Fprintf(w, "heap: peak %.1f MiB of objects\n", float64(r.peakHeap)/(1<<20))
 }

@@ -42,6 +42,10 @@ func BenchmarkArena(b *testing.B) {
 			b.ReportMetric(float64(rep.serial.perPly(rep.serial.runnerCPU).Nanoseconds()), "c1-cpu-ns/ply")
 			steady := rep.serial.steady
 			b.ReportMetric(steady.perPly(steady.wall).Seconds()/rep.floor.Seconds(), "c1-steady-wall/floor")
+			if f := rep.serial.fit; rep.serial.fitted {
+				b.ReportMetric(float64(f.fixed.Nanoseconds()), "c1-fixed-cpu-ns/game")
+				b.ReportMetric(float64(f.perPly.Nanoseconds()), "c1-fit-cpu-ns/ply")
+			}
 			b.ReportMetric(rep.parallel.pliesPerSecond(), "c2-plies/s")
 			b.ReportMetric(float64(rep.parallel.perPly(rep.parallel.runnerCPU).Nanoseconds()), "c2-cpu-ns/ply")
 		})
@@ -108,5 +112,38 @@ func TestBenchAlphaBetaMoveTime(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "games") {
 		t.Errorf("no progress on stderr:\n%s", stderr.String())
+	}
+}
+
+// TestBenchFit checks the split of each game's CPU time into a fixed part
+// and a part per ply: exact on games that follow the line, robust to a few
+// games slowed down, and refused on games of one length.
+func TestBenchFit(t *testing.T) {
+	var o benchObserver
+	for i := range 200 {
+		plies := float64(20 + i%50)
+		cpu := 90 + 21*plies // µs
+		if i%10 == 3 {
+			cpu += 5000 // a game slowed down by something else
+		}
+		o.gamePlies, o.gameCPU = append(o.gamePlies, plies), append(o.gameCPU, cpu)
+	}
+	f, ok := o.fit()
+	if !ok {
+		t.Fatal("no fit on games of 20 to 69 plies")
+	}
+	if f.fixed != 90*time.Microsecond || f.perPly != 21*time.Microsecond {
+		t.Errorf("fit = %v fixed + %v per ply, want 90µs + 21µs", f.fixed, f.perPly)
+	}
+	if f.games != 200 || f.minPlies != 20 || f.maxPlies != 69 {
+		t.Errorf("fit over %d games of %d to %d plies, want 200 of 20 to 69", f.games, f.minPlies, f.maxPlies)
+	}
+
+	var same benchObserver
+	for range 200 {
+		same.gamePlies, same.gameCPU = append(same.gamePlies, 16), append(same.gameCPU, 500)
+	}
+	if f, ok := same.fit(); ok {
+		t.Errorf("fit on games of one length = %+v, want none", f)
 	}
 }
