@@ -2,6 +2,7 @@ package tournament_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"math"
@@ -260,7 +261,7 @@ func TestGameTextLeftoversRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	if _, err := tournament.WriteDirReports(dir, tournament.ReportOptions{GameText: true}); err != nil {
+	if _, err := tournament.WriteDirReports(context.Background(), dir, tournament.ReportOptions{GameText: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range stale {

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -93,8 +94,10 @@ type ReportOptions struct {
 // time: its memory does not grow with the number of games beyond a bit
 // per game, and the game list of report.html is kept in temporary files
 // next to the journal. The journal is read as it is when opened; a run
-// may append to it meanwhile.
-func WriteDirReports(dir string, opts ReportOptions) (*Report, error) {
+// may append to it meanwhile. When ctx is done it stops, removes what it
+// had written to temporary files and returns ctx's error: the reports and
+// the game text file already in dir are left as they were.
+func WriteDirReports(ctx context.Context, dir string, opts ReportOptions) (*Report, error) {
 	m, err := readDirManifest(dir)
 	if err != nil {
 		return nil, err
@@ -118,11 +121,17 @@ func WriteDirReports(dir string, opts ReportOptions) (*Report, error) {
 		defer text.abort()
 	}
 	_, err = scanJournalOpen(journal, path, func(rec *Record, off int64, n int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := b.add(rec, off, n); err != nil || text == nil {
 			return err
 		}
 		return text.add(rec)
 	})
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}

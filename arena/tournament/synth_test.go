@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -343,6 +344,57 @@ func vmHWM(t testing.TB) int64 {
 	return 0
 }
 
+// TestWriteDirReportsCanceled: a report stopped by its context returns the
+// context's error and leaves the directory as it was, its earlier reports
+// and game text intact and no temporary file behind.
+func TestWriteDirReportsCanceled(t *testing.T) {
+	root := t.TempDir()
+	writeSynth(t, root, synthOptions{games: 200})
+	dir := filepath.Join(root, "whole")
+	if _, err := tournament.WriteDirReports(context.Background(), dir, tournament.ReportOptions{GameText: true}); err != nil {
+		t.Fatal(err)
+	}
+	before := dirContents(t, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep, err := tournament.WriteDirReports(ctx, dir, tournament.ReportOptions{GameText: true})
+	if !errors.Is(err, context.Canceled) || rep != nil {
+		t.Fatalf("WriteDirReports with a canceled context = %v, %v; want nil, context.Canceled", rep, err)
+	}
+	after := dirContents(t, dir)
+	for name, data := range before {
+		if got, ok := after[name]; !ok || !bytes.Equal(got, data) {
+			t.Errorf("%s changed or went (present %v)", name, ok)
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			t.Errorf("%s left behind", name)
+		}
+	}
+}
+
+// dirContents returns the files of dir by name.
+func dirContents(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = data
+	}
+	return files
+}
+
 // TestWriteDirReportsAsFromRecords: the reports WriteDirReports writes
 // reading the journal one game at a time, with the game list kept in
 // temporary files, are byte for byte those WriteReports and
@@ -384,7 +436,7 @@ func TestWriteDirReportsAsFromRecords(t *testing.T) {
 		t.Fatalf("report.html holds every game's moves; the test wants a sample")
 	}
 
-	rep, err := tournament.WriteDirReports(dir, tournament.ReportOptions{GameText: true})
+	rep, err := tournament.WriteDirReports(context.Background(), dir, tournament.ReportOptions{GameText: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func init() {
 	})
 }
 
-func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", "DIR")
 	dir, err := parseInterspersed(fs, args, "tournament directory")
 	if err != nil {
@@ -47,7 +47,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// The journal is the source of truth: without a run, rebuild the
 	// PGN/PDN file too.
-	rep, err := tournament.WriteDirReports(dir, tournament.ReportOptions{GameText: !running})
+	rep, err := tournament.WriteDirReports(ctx, dir, tournament.ReportOptions{GameText: !running})
 	if err != nil {
 		return err
 	}

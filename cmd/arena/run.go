@@ -112,7 +112,9 @@ func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, 
 		fmt.Fprintf(stderr, "played %s (%d plies) in %v: %.1f games/s, %.0f plies/s\n",
 			countGames(sum.Played), sum.Plies, sum.Elapsed.Round(10*time.Millisecond), float64(sum.Played)/secs, float64(sum.Plies)/secs)
 	}
-	rep, err := tournament.WriteDirReports(sum.Dir, tournament.ReportOptions{})
+	// The reports are written even after an interrupt: they are what the
+	// games recorded so far come to.
+	rep, err := tournament.WriteDirReports(context.Background(), sum.Dir, tournament.ReportOptions{})
 	if err == nil {
 		err = printReport(stdout, sum.Dir, rep)
 	}
