@@ -344,22 +344,22 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 }
 
 // selfCPU returns the user and system time of this process.
-func selfCPU() time.Duration {
-	self, _ := cpuTimes()
-	return self
-}
+func selfCPU() time.Duration { return rusageCPU(syscall.RUSAGE_SELF) }
 
 // cpuTimes returns the user and system time of this process and of its
 // reaped children.
 func cpuTimes() (self, children time.Duration) {
-	total := func(who int) time.Duration {
-		var ru syscall.Rusage
-		if err := syscall.Getrusage(who, &ru); err != nil {
-			return 0
-		}
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return rusageCPU(syscall.RUSAGE_SELF), rusageCPU(syscall.RUSAGE_CHILDREN)
+}
+
+// rusageCPU returns the user and system time of who (RUSAGE_SELF or
+// RUSAGE_CHILDREN), with one system call.
+func rusageCPU(who int) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(who, &ru); err != nil {
+		return 0
 	}
-	return total(syscall.RUSAGE_SELF), total(syscall.RUSAGE_CHILDREN)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // write prints the report.
