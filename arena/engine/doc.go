@@ -9,8 +9,10 @@
 // bot; the caller may add its own lines, such as transcripts), then runs the
 // handshake: "arena 1", the bot's id, options and games up to "arenaok",
 // the requested options, and "isready" answered by "readyok". The returned
-// Engine plays games: NewGame announces a game, Move asks for one move,
-// GameOver reports the result, Ping checks liveness.
+// Engine plays games: NewGame announces a game (NewGames to the bots of a
+// game at once, which prepare at the same time while the caller waits
+// once), Move asks for one move, GameOver reports the result, Ping checks
+// liveness.
 //
 // Move needs one round trip: the position, the legal moves (for bots that
 // asked for them) and go are written together and the bot answers with

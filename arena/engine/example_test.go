@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -49,6 +51,35 @@ func Example() {
 	// Output:
 	// shellbot plays [cheversi]
 	// move: K@e4 info: thinking hard
+}
+
+// The two bots of a game get newgame and isready at once, and prepare at
+// the same time; each has its own error.
+func ExampleNewGames() {
+	ctx := context.Background()
+	rules, err := games.New("cheversi", "", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var bots []*engine.Engine
+	for _, name := range []string{"white bot", "black bot"} {
+		e, err := engine.Start(ctx, engine.Spec{Name: name, Command: "sh", Args: []string{"-c", shellBot},
+			HandshakeTimeout: 30 * time.Second})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		defer e.Close()
+		bots = append(bots, e)
+	}
+	errs := engine.NewGames(ctx, bots, []engine.NewGame{{Rules: rules, Color: game.White}, {Rules: rules, Color: game.Black}})
+	for i, err := range errs {
+		fmt.Println(i, "ready:", err == nil)
+	}
+	// Output:
+	// 0 ready: true
+	// 1 ready: true
 }
 
 // A tournament runner decides what a failure means from its Kind.
