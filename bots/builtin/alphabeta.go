@@ -16,6 +16,12 @@ type AlphaBeta struct {
 	tt *table
 	cv *cvSearch
 	ck *ckSearch
+	// With seeded, seed orders the root moves of a checkers search before
+	// its first iteration, as expert's seed does in Cheversi, so that
+	// players with different seeds break ties differently; alphabeta's own
+	// searches keep the order of move generation.
+	seed   uint64
+	seeded bool
 }
 
 // NewAlphaBeta returns an AlphaBeta player with a transposition table of
@@ -60,7 +66,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, st game.State, lim Limits) (Resu
 		res, err = a.cv.run(s.Position(), lim)
 	case *checkers.State:
 		if a.ck == nil {
-			a.ck = &ckSearch{tt: a.tt, eval: &defaultCkEval}
+			a.ck = &ckSearch{tt: a.tt, eval: &defaultCkEval, seed: a.seed, seeded: a.seeded}
 		}
 		a.ck.ctl = ctl
 		res, err = a.ck.run(s, lim)

@@ -22,6 +22,9 @@ type ckSearch struct {
 	ctl  *control
 	tt   *table
 	eval *ckEval
+	// seed and seeded: see AlphaBeta's.
+	seed   uint64
+	seeded bool
 
 	// The draw rules of the game and the game's ply at the root.
 	repetition, quietMoves, maxPlies int
@@ -44,6 +47,9 @@ func (s *ckSearch) run(st *checkers.State, lim Limits) (Result, error) {
 	root := p.GenerateMoves(s.moves[0][:0])
 	if len(root) == 0 || st.Outcome().Over() {
 		return Result{}, ErrNoMoves
+	}
+	if s.seeded {
+		shuffleMoves(root, s.seed, p.Hash())
 	}
 	rules := st.Rules()
 	s.repetition, s.quietMoves, s.maxPlies = rules.Repetition(), rules.QuietMoves(), rules.MaxPlies()

@@ -11,7 +11,8 @@ import (
 )
 
 // Expert is the strongest built-in Cheversi player (see the package
-// documentation). In checkers it plays as AlphaBeta does. It keeps its
+// documentation). In checkers it searches as AlphaBeta does, except that
+// it breaks ties between equally scored moves by its seed. It keeps its
 // transposition table, history and killer tables from one Choose to the
 // next.
 type Expert struct {
@@ -54,7 +55,7 @@ func (e *Expert) Choose(ctx context.Context, st game.State, lim Limits) (Result,
 		}
 		if e.ab == nil {
 			// The checkers search shares the table.
-			e.ab = &AlphaBeta{tt: e.tt}
+			e.ab = &AlphaBeta{tt: e.tt, seed: e.seed, seeded: true}
 		}
 		return e.ab.Choose(ctx, st, lim)
 	}

@@ -34,7 +34,7 @@ func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 	if len(root) == 0 {
 		return Result{}, ErrNoMoves
 	}
-	s.shuffle(root, p.Hash())
+	shuffleMoves(root, s.seed, p.Hash())
 	s.newRoot()
 	r := rootSearch[cheversi.Move]{
 		tt:       s.tt,
@@ -57,10 +57,11 @@ func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 	return r.deepen(s.ctl, lim), nil
 }
 
-// shuffle puts moves in an order drawn from the seed and the position, so
-// that the stable sorts of the root search break ties by it.
-func (s *exSearch) shuffle(moves []cheversi.Move, key uint64) {
-	x := splitmix(s.seed ^ key)
+// shuffleMoves puts moves in an order drawn from seed and key (the
+// position's hash), so that the stable sorts of a root search break ties
+// between equally scored moves by it.
+func shuffleMoves[M game.Move](moves []M, seed, key uint64) {
+	x := splitmix(seed ^ key)
 	for i := len(moves) - 1; i > 0; i-- {
 		x = splitmix(x)
 		j := int(x % uint64(i+1))

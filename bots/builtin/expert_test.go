@@ -234,3 +234,32 @@ func TestGainsOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestExpertCheckersSeed: in checkers too, the same experts play the same
+// game under a node limit, and experts with other seeds break ties
+// otherwise, so that some games differ.
+func TestExpertCheckersSeed(t *testing.T) {
+	rules := mustRules(t, "checkers", "american")
+	rng := rand.New(rand.NewPCG(5, 5))
+	play := func(seeds [2]uint64, opening []game.Move) []string {
+		st := rules.Start()
+		for _, m := range opening {
+			if err := st.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return playOn(t, st, [2]Player{NewExpert(seeds[0], 1), NewExpert(seeds[1], 1)}, Limits{Nodes: 1000}, 40)
+	}
+	differ := false
+	for range 4 {
+		op := randomOpening(t, rules, 2, rng)
+		a := play([2]uint64{1, 2}, op)
+		if b := play([2]uint64{1, 2}, op); !slices.Equal(a, b) {
+			t.Errorf("opening %v: played %v, then %v", op, a, b)
+		}
+		differ = differ || !slices.Equal(a, play([2]uint64{3, 4}, op))
+	}
+	if !differ {
+		t.Error("seeds 3 and 4 played every checkers game as seeds 1 and 2 did")
+	}
+}
