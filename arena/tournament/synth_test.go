@@ -354,14 +354,14 @@ func TestWriteDirReportsCanceled(t *testing.T) {
 	if _, err := tournament.WriteDirReports(context.Background(), dir, tournament.ReportOptions{GameText: true}); err != nil {
 		t.Fatal(err)
 	}
-	before := dirContents(t, dir)
+	before := dirFiles(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rep, err := tournament.WriteDirReports(ctx, dir, tournament.ReportOptions{GameText: true})
 	if !errors.Is(err, context.Canceled) || rep != nil {
 		t.Fatalf("WriteDirReports with a canceled context = %v, %v; want nil, context.Canceled", rep, err)
 	}
-	after := dirContents(t, dir)
+	after := dirFiles(t, dir)
 	for name, data := range before {
 		if got, ok := after[name]; !ok || !bytes.Equal(got, data) {
 			t.Errorf("%s changed or went (present %v)", name, ok)
@@ -372,27 +372,6 @@ func TestWriteDirReportsCanceled(t *testing.T) {
 			t.Errorf("%s left behind", name)
 		}
 	}
-}
-
-// dirContents returns the files of dir by name.
-func dirContents(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[e.Name()] = data
-	}
-	return files
 }
 
 // TestWriteDirReportsAsFromRecords: the reports WriteDirReports writes
