@@ -34,9 +34,11 @@ const (
 )
 
 const (
-	// exitDrain is how long the arena keeps reading a bot's output after
-	// the bot has exited, to take the last lines it wrote (a move, say)
-	// before calling it a crash.
+	// exitDrain is how long the arena keeps waiting for a bot's output
+	// after the bot has exited, to take the last lines it wrote (a move,
+	// say) before calling it a crash. Past it, a read still takes what the
+	// pipe holds without waiting (see lastLook), so that an arena slow to
+	// come to the lines does not lose them.
 	exitDrain = 100 * time.Millisecond
 	// exitStatusWait is how long the arena waits, once a bot's output has
 	// ended (or its input is closed), to learn its exit status for the

@@ -633,6 +633,87 @@ func TestDeathNoticedLate(t *testing.T) {
 	}
 }
 
+// TestLastLinesAfterExit checks a bot that wrote its move and exited, read
+// by an arena that comes to it only after exitDrain (as one not scheduled
+// for a while does): the move is its answer. A bot that wrote nothing
+// crashed, and a process it left behind that keeps writing cannot keep
+// the call reading.
+func TestLastLinesAfterExit(t *testing.T) {
+	tests := []struct {
+		name     string
+		output   string
+		flood    bool   // a process left behind writes info lines without end
+		want     string // the move; "" for a crash
+		contains string
+	}{
+		{name: "move in the pipe", output: "info depth 3 score 1\nmove K@e4\n", want: "K@e4"},
+		{name: "nothing written", contains: "exited (exit status 4) while awaiting move"},
+		{name: "flood after the exit", flood: true, contains: "exited (exit status 4) while awaiting move"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inR, inW, outR, outW, g := botPipes(t)
+			defer func() {
+				for _, f := range []*os.File{inR, inW, outR, outW} {
+					f.Close()
+				}
+			}()
+			p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), pid: 4242}
+			defer g.release()
+			e, err := newEngine("gone", Spec{}, p, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := outW.WriteString(tt.output); err != nil {
+				t.Fatal(err)
+			}
+			stop := make(chan struct{})
+			flooded := make(chan struct{})
+			if tt.flood {
+				go func() { // exits when the pipe is closed or stop is
+					defer close(flooded)
+					line := []byte("info string still here\n")
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						if _, err := outW.Write(line); err != nil {
+							return
+						}
+					}
+				}()
+			} else {
+				close(flooded)
+			}
+			defer func() { close(stop); outR.Close(); <-flooded }()
+			// The bot exited a second ago: exitDrain is long past.
+			p.status = "exit status 4"
+			close(p.exited)
+			g.exited(time.Now().Add(-time.Second))
+			var got string
+			err = e.await(t.Context(), "move", "move", time.Now(), time.Now().Add(time.Minute), &infoKeeper{},
+				func(m protocol.Message) (bool, error) {
+					if mv, ok := m.(protocol.Move); ok {
+						got = mv.Move
+						return true, nil
+					}
+					return false, nil
+				})
+			if tt.want != "" {
+				if err != nil || got != tt.want {
+					t.Errorf("await: move %q, %v; want move %q", got, err, tt.want)
+				}
+				return
+			}
+			if ee := asError(t, err); ee.Kind != KindCrash || !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("await: %v, want a crash saying %q", err, tt.contains)
+			}
+		})
+	}
+}
+
 func TestDeadlinePassed(t *testing.T) {
 	checkNoLeaks(t)
 	e := mustStart(t, botSpec(t, modeGood))

@@ -192,6 +192,16 @@ func (g *gate) release() {
 	}
 }
 
+// exitCut reports whether the bot's exit is all that cuts a read short:
+// the bot has exited, the Engine is not closing, the call's context has
+// not ended and its read deadline has not passed.
+func (g *gate) exitCut() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.exitedAt.IsZero() && !g.closed && (g.ctx == nil || g.ctx.Err() == nil) &&
+		(g.read.IsZero() || time.Now().Before(g.read))
+}
+
 // readLimit returns until when a read may wait (zero: no limit), or errCut
 // if it must stop now.
 func (g *gate) readLimit() (time.Time, error) {
@@ -320,6 +330,7 @@ func (s *pipeSource) readFromFD(fd uintptr) bool {
 		}
 		var lim time.Time
 		if lim, s.rerr = s.limit(); s.rerr != nil {
+			s.lastLook(fd)
 			return true
 		}
 		ready, err := s.g.wait(int(fd), unix.POLLIN, lim)
@@ -333,6 +344,27 @@ func (s *pipeSource) readFromFD(fd uintptr) bool {
 		if s.rn, s.rerr = s.p.sysRead(int(fd), s.rb); s.rerr != errWouldBlock {
 			return true
 		}
+	}
+}
+
+// lastLookMax bounds what the reads cut short by the bot's exit still take
+// from the pipe (see lastLook): what a pipe holds.
+const lastLookMax = 64 << 10
+
+// lastLook takes, when the bot's exit alone has cut a read short, what the
+// pipe still holds, without waiting: the lines the bot wrote before it
+// exited are its answer even when the arena, not scheduled for a while,
+// comes to read them after exitDrain. At most lastLookMax bytes in all are
+// taken so, so that a process the bot left behind cannot keep the call
+// reading.
+func (s *pipeSource) lastLook(fd uintptr) {
+	if s.looked >= lastLookMax || !s.g.exitCut() {
+		return
+	}
+	b := s.rb[:min(len(s.rb), lastLookMax-s.looked)]
+	if n, err := s.p.sysRead(int(fd), b); err == nil && n > 0 {
+		s.looked += n
+		s.rn, s.rerr = n, nil
 	}
 }
 
@@ -361,9 +393,10 @@ func (p pipeEnd) sysRead(fd int, b []byte) (int, error) {
 // are made one at a time: by the Engine's calls, which hold callMu, then
 // by Close's drainer.
 type pipeSource struct {
-	g    *gate
-	p    pipeEnd
-	poll bool
+	g      *gate
+	p      pipeEnd
+	poll   bool
+	looked int // bytes taken by lastLook
 
 	readFD    func(fd uintptr) bool     // s.readFromFD, bound once
 	readLimit func() (time.Time, error) // s.g.readLimit, bound once
