@@ -177,7 +177,9 @@ func TestRunServeInChromium(t *testing.T) {
 	for i := range recs {
 		r := &recs[i]
 		browsertest.Click(t, ctx, fmt.Sprintf(`table.av-list tr[data-id="%d"]`, r.ID))
-		browsertest.WaitFor(t, ctx, fmt.Sprintf("game %d", r.ID), fmt.Sprintf(`document.querySelector("#av-game").getAttribute("data-id") === "%d" && document.querySelector("#av-game svg.av-board")`, r.ID))
+		browsertest.WaitForExplained(t, ctx, fmt.Sprintf("game %d", r.ID),
+			fmt.Sprintf(`document.querySelector("#av-game").getAttribute("data-id") === "%d" && document.querySelector("#av-game svg.av-board")`, r.ID),
+			`"game " + document.querySelector("#av-game").getAttribute("data-id") + ": " + document.querySelector("#av-game").textContent.slice(0, 200)`)
 		rules, err := tournament.RulesOf(r)
 		if err != nil {
 			t.Fatal(err)

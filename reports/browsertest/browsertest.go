@@ -117,6 +117,14 @@ func Eval[T any](t testing.TB, ctx context.Context, expr string) T {
 // loading, an element not there yet) are retried.
 func WaitFor(t testing.TB, ctx context.Context, what, expr string) {
 	t.Helper()
+	WaitForExplained(t, ctx, what, expr, "")
+}
+
+// WaitForExplained is WaitFor, and when it fails t it also gives the value
+// of the script expression explain (if not empty), which should describe
+// the state of the page, for the failure to say what the page showed.
+func WaitForExplained(t testing.TB, ctx context.Context, what, expr, explain string) {
+	t.Helper()
 	deadline := time.Now().Add(Timeout)
 	var last error
 	for {
@@ -130,29 +138,57 @@ func WaitFor(t testing.TB, ctx context.Context, what, expr string) {
 			last = err
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			t.Fatalf("waiting for %s (%s): not true after %v (last error: %v)", what, expr, Timeout, last)
+			shown := ""
+			if explain != "" {
+				c, cancel := context.WithTimeout(ctx, Timeout)
+				v, err := chromedp.Run(c, chromedp.Evaluate[string](explain))
+				cancel()
+				shown = fmt.Sprintf("; the page shows %q (error: %v)", v, err)
+			}
+			t.Fatalf("waiting for %s (%s): not true after %v (last error: %v)%s", what, expr, Timeout, last, shown)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
+// clickTries is how many times Click clicks before it gives up.
+const clickTries = 5
+
 // Click clicks with the mouse at the centre of the first element matching
 // a CSS selector, as a person would (the element is scrolled into view
-// first). It fails t when nothing matches.
+// first). It fails t when nothing matches. The click is a real mouse event
+// at a point of the viewport, so the page can move between the moment the
+// point is taken and the click (a busy browser lays out a re-rendered part
+// late): when the element was not under the point as the click came,
+// Click clicks again at its new place.
 func Click(t testing.TB, ctx context.Context, selector string) {
 	t.Helper()
 	type point struct{ X, Y float64 }
-	p := Eval[*point](t, ctx, fmt.Sprintf(`(function () {
-		const e = document.querySelector(%q);
-		if (!e) { return null; }
-		e.scrollIntoView({block: "center", inline: "center"});
-		const r = e.getBoundingClientRect();
-		return {X: r.left + r.width / 2, Y: r.top + r.height / 2};
-	})()`, selector))
-	if p == nil {
-		t.Fatalf("click: nothing matches %s", selector)
+	for try := 1; ; try++ {
+		p := Eval[*point](t, ctx, fmt.Sprintf(`(function () {
+			const e = document.querySelector(%q);
+			if (!e) { return null; }
+			window.__browsertestHit = null;
+			window.addEventListener("click", function (ev) {
+				const r = e.getBoundingClientRect();
+				window.__browsertestHit = ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+			}, {capture: true, once: true});
+			e.scrollIntoView({block: "center", inline: "center"});
+			const r = e.getBoundingClientRect();
+			return {X: r.left + r.width / 2, Y: r.top + r.height / 2};
+		})()`, selector))
+		if p == nil {
+			t.Fatalf("click: nothing matches %s", selector)
+		}
+		Do(t, ctx, "click "+selector, chromedp.MouseClickXY(p.X, p.Y))
+		if Eval[bool](t, ctx, `window.__browsertestHit === true`) {
+			return
+		}
+		if try == clickTries {
+			t.Fatalf("click: %d clicks at the centre of %s missed it", try, selector)
+		}
+		t.Logf("click: the click at (%.0f, %.0f) missed %s (the page moved); clicking again", p.X, p.Y, selector)
 	}
-	Do(t, ctx, "click "+selector, chromedp.MouseClickXY(p.X, p.Y))
 }
 
 // Key sends a key press (for example "ArrowRight" as kb.ArrowRight) to
