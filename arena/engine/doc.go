@@ -32,6 +32,10 @@
 // bot's exit wake the poll through that descriptor and cut the call short.
 // A call that waits holds its OS thread in the kernel, as blocking file
 // I/O does: a program playing N games at a time has about N such threads.
+// Since such a goroutine would otherwise never pass through Go's scheduler
+// (and after 10 ms be preempted by a signal as one that hogs its
+// processor), the waits of an Engine yield to the scheduler every few
+// milliseconds.
 //
 // Every failure is an *Error whose Kind says what happened: the bot did
 // not start, failed the handshake, ran out of time, crashed (exited or

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,6 +48,8 @@ type gate struct {
 
 	wakeR, wakeW int  // the wake-up descriptor: polled, and written to wake the poll
 	wakeOff      bool // the wake-up descriptor is closed
+
+	yielded atomic.Int64 // when a wait last passed through Go's scheduler (Unix nanoseconds)
 
 	// The context whose end wakes the poll: registered once and kept
 	// while calls come with contexts of the same Done channel.
@@ -254,6 +258,7 @@ func (g *gate) discardStopped() bool {
 // It reports whether fd is ready; if not, the caller checks the gate again.
 func (g *gate) wait(fd int, events int16, limit time.Time) (bool, error) {
 	g.watch()
+	g.yield()
 	fds := [2]unix.PollFd{{Fd: int32(fd), Events: events}, {Fd: int32(g.wakeR), Events: unix.POLLIN}}
 	if err := pollFDs(fds[:], limit); err != nil {
 		return false, err
@@ -262,6 +267,26 @@ func (g *gate) wait(fd int, events int16, limit time.Time) (bool, error) {
 		wakeClear(g.wakeR)
 	}
 	return fds[0].Revents != 0, nil
+}
+
+// yieldInterval is how often the waits on a gate pass through Go's
+// scheduler (see yield): well within the 10 ms after which the runtime
+// preempts a goroutine that has not.
+const yieldInterval = 5 * time.Millisecond
+
+// yield passes through Go's scheduler if the waits on g have not for
+// yieldInterval. A goroutine that plays games with quick bots waits for
+// every reply in poll(2), a system call, and so never passes through the
+// scheduler by itself. After 10 ms the runtime takes it for one that hogs
+// its processor: it interrupts its wait with a signal, takes its processor
+// away and then checks every 20 µs for a while, which costs the arena more
+// CPU than the games. A yield every few milliseconds, at the cost of one
+// wake-up of another thread, prevents that.
+func (g *gate) yield() {
+	now := time.Now().UnixNano()
+	if last := g.yielded.Load(); now-last >= int64(yieldInterval) && g.yielded.CompareAndSwap(last, now) {
+		runtime.Gosched()
+	}
 }
 
 // pollFDs waits until one of fds is ready, or until the time limit (zero:

@@ -19,7 +19,7 @@ const gameOverTimeout = 5 * time.Second
 // play plays one scheduled game and returns its record, or nil when the
 // game was abandoned because ctx was canceled (or the pool closed). y is
 // the worker's.
-func (r *runner) play(ctx context.Context, p *pool, g Scheduled, y *yielder) *Record {
+func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -36,7 +36,7 @@ func (r *runner) play(ctx context.Context, p *pool, g Scheduled, y *yielder) *Re
 		Moves:      []MoveRecord{},
 		Start:      time.Now().UTC(),
 	}
-	gp := &gamePlay{r: r, p: p, y: y, rec: rec}
+	gp := &gamePlay{r: r, p: p, rec: rec}
 	gp.names[game.White], gp.names[game.Black] = g.White, g.Black
 	defer gp.release()
 	if o := r.opts.Observer; o != nil {
@@ -54,7 +54,6 @@ func (r *runner) play(ctx context.Context, p *pool, g Scheduled, y *yielder) *Re
 type gamePlay struct {
 	r   *runner
 	p   *pool
-	y   *yielder
 	rec *Record
 
 	names  [2]string
@@ -152,7 +151,6 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			gp.finish(ctx, out.Result, out.Reason, nil, out.Scores)
 			return true
 		}
-		gp.y.maybe()
 		side := st.Turn()
 		e := gp.eng[side]
 		var legal []string

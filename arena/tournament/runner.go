@@ -486,13 +486,12 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		wg.Add(1)
 		go func() { // exits when no game is left, or runCtx is canceled
 			defer wg.Done()
-			y := &yielder{last: time.Now()}
 			for {
 				g, ok := rc.take(runCtx)
 				if !ok {
 					return
 				}
-				rec := r.play(runCtx, p, g, y)
+				rec := r.play(runCtx, p, g)
 				if rec == nil {
 					return // abandoned: runCtx is canceled
 				}
@@ -533,29 +532,6 @@ loop:
 		return sum, fmt.Errorf("tournament stopped with %d of %d games recorded: %w", r.recorded, sum.Total, ctx.Err())
 	}
 	return sum, nil
-}
-
-// yieldInterval is how often a worker passes through the Go scheduler
-// (see yielder): well within the 10 ms after which the runtime preempts a
-// goroutine that has not.
-const yieldInterval = 5 * time.Millisecond
-
-// yielder makes a worker pass through the Go scheduler now and then. A
-// worker waits for every reply in poll(2), a system call, and so never
-// passes through the scheduler by itself while it plays games with quick
-// bots. After 10 ms the runtime takes such a goroutine for one that hogs
-// its processor: it interrupts its wait with a signal, takes its processor
-// away and then checks every 20 µs for a millisecond, which costs the
-// arena more CPU than the games. A yield every few milliseconds, at a cost
-// of one wake-up of another thread, prevents that.
-type yielder struct{ last time.Time }
-
-// maybe yields if the worker has not for yieldInterval.
-func (y *yielder) maybe() {
-	if now := time.Now(); now.Sub(y.last) >= yieldInterval {
-		runtime.Gosched()
-		y.last = now
-	}
 }
 
 // recorder hands the workers of a run the games to play and records the
