@@ -569,6 +569,26 @@ func TestDeafBot(t *testing.T) {
 	}
 }
 
+// fakeProcessEngine returns an Engine over pipes whose bot is no process:
+// the test writes the bot's output to outW and reports the bot's end
+// through p and g. The pipes and the gate are closed when the test ends.
+func fakeProcessEngine(t *testing.T, name string) (e *Engine, p *process, g *gate, outW *os.File) {
+	t.Helper()
+	inR, inW, outR, outW, g := botPipes(t)
+	t.Cleanup(func() {
+		g.release()
+		for _, f := range []*os.File{inR, inW, outR, outW} {
+			f.Close()
+		}
+	})
+	p = &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), pid: 4242}
+	e, err := newEngine(name, Spec{}, p, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, p, g, outW
+}
+
 // TestDeathNoticedLate checks the verdict when a move's deadline passes
 // before the arena has read the end of the bot's output or heard of its
 // exit, as happens to an arena that is not scheduled for a while: a bot
@@ -605,18 +625,7 @@ func TestDeathNoticedLate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inR, inW, outR, outW, g := botPipes(t)
-			defer func() {
-				for _, f := range []*os.File{inR, inW, outR, outW} {
-					f.Close()
-				}
-			}()
-			p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), pid: 4242}
-			defer g.release()
-			e, err := newEngine("late", Spec{}, p, g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e, p, g, outW := fakeProcessEngine(t, "late")
 			// The bot has written part of a line; the deadline has passed
 			// by the time the arena reads.
 			if _, err := outW.WriteString("info string thinking\ninfo dep"); err != nil {
@@ -624,7 +633,7 @@ func TestDeathNoticedLate(t *testing.T) {
 			}
 			deadline := time.Now().Add(-time.Millisecond)
 			tt.bot(outW, p, g, deadline)
-			err = e.await(t.Context(), "move", "move", deadline.Add(-time.Second), deadline, &infoKeeper{},
+			err := e.await(t.Context(), "move", "move", deadline.Add(-time.Second), deadline, &infoKeeper{},
 				func(protocol.Message) (bool, error) { return true, nil })
 			if ee := asError(t, err); ee.Kind != tt.kind || !strings.Contains(err.Error(), tt.contains) {
 				t.Errorf("await: %v, want %v saying %q", err, tt.kind, tt.contains)
@@ -652,18 +661,7 @@ func TestLastLinesAfterExit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inR, inW, outR, outW, g := botPipes(t)
-			defer func() {
-				for _, f := range []*os.File{inR, inW, outR, outW} {
-					f.Close()
-				}
-			}()
-			p := &process{stdin: inW, stdout: outR, exited: make(chan struct{}), stderrDone: make(chan struct{}), pid: 4242}
-			defer g.release()
-			e, err := newEngine("gone", Spec{}, p, g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e, p, g, outW := fakeProcessEngine(t, "gone")
 			if _, err := outW.WriteString(tt.output); err != nil {
 				t.Fatal(err)
 			}
@@ -687,13 +685,13 @@ func TestLastLinesAfterExit(t *testing.T) {
 			} else {
 				close(flooded)
 			}
-			defer func() { close(stop); outR.Close(); <-flooded }()
+			defer func() { close(stop); p.stdout.Close(); <-flooded }()
 			// The bot exited a second ago: exitDrain is long past.
 			p.status = "exit status 4"
 			close(p.exited)
 			g.exited(time.Now().Add(-time.Second))
 			var got string
-			err = e.await(t.Context(), "move", "move", time.Now(), time.Now().Add(time.Minute), &infoKeeper{},
+			err := e.await(t.Context(), "move", "move", time.Now(), time.Now().Add(time.Minute), &infoKeeper{},
 				func(m protocol.Message) (bool, error) {
 					if mv, ok := m.(protocol.Move); ok {
 						got = mv.Move
