@@ -89,6 +89,15 @@ func (r *Reader) ReadLine() (string, error) {
 	}
 }
 
+// Pending reports whether the Reader holds anything it has read from the
+// stream and not yet returned or skipped: buffered bytes, the start of a
+// line cut short by a read error, or the rest of an over-long line still
+// to be skipped. A Reader that holds nothing returns its next line only
+// after reading the stream again.
+func (r *Reader) Pending() bool {
+	return r.r.Buffered() > 0 || r.partial && len(r.buf) > 0 || r.discarding
+}
+
 // ReadMessage reads lines until a non-blank one and parses it. Errors are
 // those of ReadLine and Parse: a *ProtocolError wrapping ErrUnknownCommand
 // or ErrSyntax leaves the Reader ready for the next line, so that a caller

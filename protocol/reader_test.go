@@ -173,3 +173,36 @@ func TestReadMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderPending checks that Pending reports what the Reader holds:
+// lines read together, a line cut short by a passing error, and the rest
+// of an over-long line still to be skipped.
+func TestReaderPending(t *testing.T) {
+	r := NewReader(&stutterReader{chunks: []string{"move K@e4\ninfo depth 1\n", "mo", "ve Q@d1\n"}})
+	step := func(wantLine string, wantErr error, wantPending bool) {
+		t.Helper()
+		line, err := r.ReadLine()
+		if line != wantLine || !errors.Is(err, wantErr) {
+			t.Fatalf("ReadLine = %q, %v; want %q, %v", line, err, wantLine, wantErr)
+		}
+		if got := r.Pending(); got != wantPending {
+			t.Fatalf("after %q, %v: Pending = %v, want %v", line, err, got, wantPending)
+		}
+	}
+	if r.Pending() {
+		t.Fatal("a new Reader is Pending")
+	}
+	step("move K@e4", nil, true) // the info line came with it
+	step("info depth 1", nil, false)
+	step("", errStutter, false) // nothing came
+	step("", errStutter, true)  // "mo" is held, the read cut short
+	step("move Q@d1", nil, false)
+
+	long := NewReader(strings.NewReader(strings.Repeat("x", MaxLineLength+10000) + "\n"))
+	if _, err := long.ReadLine(); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("over-long line: err = %v, want ErrLineTooLong", err)
+	}
+	if !long.Pending() {
+		t.Error("Pending = false with the rest of an over-long line to skip")
+	}
+}

@@ -109,7 +109,8 @@ func BenchmarkScore(b *testing.B) {
 }
 
 // TestHotPathDoesNotAllocate checks the allocation-free promise of
-// GenerateMoves, CountMoves, Play, Score, Hash, Perft and ParseMove.
+// GenerateMoves, CountMoves, Play, Score, Hash, Perft and ParseMove, and
+// that a request's legal moves are listed as text without allocating.
 func TestHotPathDoesNotAllocate(t *testing.T) {
 	ps := benchPositions(t)
 	buf := make([]Move, 0, NumPieces*NumSquares)
@@ -120,6 +121,8 @@ func TestHotPathDoesNotAllocate(t *testing.T) {
 			t.Fatalf("%s: no legal moves", p.Text())
 		}
 		text := moves[len(moves)-1].String()
+		st := &State{pos: p}
+		legal := make([]game.Move, 0, len(moves))
 		checks := []struct {
 			name string
 			f    func()
@@ -131,6 +134,11 @@ func TestHotPathDoesNotAllocate(t *testing.T) {
 			{"Hash", func() { _ = p.Hash() }},
 			{"Perft", func() { _ = p.Perft(2) }},
 			{"ParseMove", func() { _, _ = p.ParseMove(text) }},
+			{"State.LegalMoves+String", func() {
+				for _, m := range st.LegalMoves(legal[:0]) {
+					_ = m.String()
+				}
+			}},
 		}
 		for _, c := range checks {
 			if n := testing.AllocsPerRun(20, c.f); n != 0 {

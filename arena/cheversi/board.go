@@ -109,9 +109,22 @@ func (m Move) String() string {
 	if !m.Valid() {
 		return fmt.Sprintf("Move(%d)", uint16(m))
 	}
-	sq := m.Square()
-	return string([]byte{pieceLetters[m.Piece()], '@', 'a' + byte(sq.File()), '1' + byte(sq.Rank())})
+	return moveTexts[m]
 }
+
+// numMoveCodes bounds the codes of valid Moves.
+const numMoveCodes = (NumPieces + 1) << 6
+
+// moveTexts holds the text of every valid Move, so that String does not
+// build it (the legal moves of every request are written as text).
+var moveTexts = func() (t [numMoveCodes]string) {
+	for pc := range Piece(NumPieces) {
+		for sq := range Square(NumSquares) {
+			t[NewMove(pc, sq)] = string([]byte{pieceLetters[pc], '@', 'a' + byte(sq.File()), '1' + byte(sq.Rank())})
+		}
+	}
+	return t
+}()
 
 // Bitboards: bit i stands for Square i.
 const (

@@ -32,10 +32,21 @@ func (s *State) Ply() int { return s.pos.Ply() }
 func (s *State) LegalMoves(dst []game.Move) []game.Move {
 	var buf [NumPieces * NumSquares]Move
 	for _, m := range s.pos.GenerateMoves(buf[:0]) {
-		dst = append(dst, m)
+		dst = append(dst, boxedMoves[m])
 	}
 	return dst
 }
+
+// boxedMoves holds every valid Move as a game.Move, so that listing the
+// legal moves does not allocate one interface value per move.
+var boxedMoves = func() (b [numMoveCodes]game.Move) {
+	for pc := range Piece(NumPieces) {
+		for sq := range Square(NumSquares) {
+			b[NewMove(pc, sq)] = NewMove(pc, sq)
+		}
+	}
+	return b
+}()
 
 // ParseMove decodes move text and checks that it is legal here. The
 // returned game.Move is a Move. Errors wrap game.ErrBadNotation or

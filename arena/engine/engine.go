@@ -125,6 +125,14 @@ type MoveRequest struct {
 	// KindTimeout. The zero time means no deadline other than the
 	// context's.
 	Deadline time.Time
+	// Watch, if not nil, is another Engine, such as the opponent, that is
+	// idle while this bot thinks. The wait for the move then also looks
+	// at Watch's output, at no extra cost, and when it sees none Watch's
+	// next call skips its check for stray output (a read system call):
+	// what Watch writes after that look is taken as the answer to its
+	// next request. Watch is only looked at, never read, and may be in a
+	// call of its own (then it is not looked at) or closed.
+	Watch *Engine
 }
 
 // Reply is a bot's answer to a MoveRequest.
@@ -172,6 +180,9 @@ type Engine struct {
 	closing   chan struct{} // closed by Close: calls in progress fail
 	closeOnce sync.Once
 	closeErr  error
+
+	idle      idleOutput // the bot's output as other calls' waits see it
+	skipDrain bool       // the current call need not check for stray output (see idle.go)
 
 	id      protocol.ID
 	broken  error // the error that made the Engine unusable
@@ -235,6 +246,10 @@ func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) 
 	if err != nil {
 		return nil, err
 	}
+	var outFD int32
+	if err := stdout.rc.Control(func(fd uintptr) { outFD = int32(fd) }); err != nil {
+		return nil, err
+	}
 	src := newPipeSource(g, stdout)
 	var (
 		in  io.Reader = src
@@ -245,7 +260,7 @@ func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) 
 		in = transcriptReader{in, newTranscriber(proc.log, proc.pid, "←")}
 		out = transcriptWriter{out, newTranscriber(proc.log, proc.pid, "→")}
 	}
-	return &Engine{
+	e := &Engine{
 		name:      name,
 		handshake: orDefault(spec.HandshakeTimeout, DefaultHandshakeTimeout),
 		quitGrace: orDefault(spec.QuitGrace, DefaultQuitGrace),
@@ -255,7 +270,9 @@ func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) 
 		lr:        protocol.NewReader(in),
 		w:         protocol.NewWriter(out),
 		closing:   make(chan struct{}),
-	}, nil
+	}
+	e.idle.fd = outFD
+	return e, nil
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -389,11 +406,17 @@ func (e *Engine) call(ctx context.Context, op string) error {
 		return err
 	}
 	e.gate.begin(ctx)
+	quiet := e.idle.begin()
+	_, exited := e.gate.exitTime()
+	e.skipDrain = quiet && !exited && !e.lr.Pending()
 	return nil
 }
 
 // endCall ends a call that call started.
 func (e *Engine) endCall() {
+	e.src.watch.stop()
+	e.skipDrain = false
+	e.idle.end()
 	e.gate.end()
 	e.callMu.Unlock()
 }
@@ -431,10 +454,17 @@ func NewGames(ctx context.Context, engines []*Engine, games []NewGame) (errs []e
 			e.endCall()
 		}
 	}
+	var ready *Engine // one that is ready, watched while the next is awaited
 	for i, e := range engines {
 		if sent[i] {
+			if ready != nil {
+				e.src.watch.start(&ready.idle)
+			}
 			errs[i] = e.awaitReady(ctx, "newgame", began[i], began[i].Add(e.handshake))
 			e.endCall()
+			if errs[i] == nil {
+				ready = e
+			}
 		}
 	}
 	return errs
@@ -473,8 +503,10 @@ func (e *Engine) sendNewGame(ctx context.Context, g NewGame) (time.Time, error) 
 //
 // A move the bot wrote before it was asked (such as a second move for the
 // previous request) is a protocol violation if it has reached the arena
-// by the time the request is written. One that arrives later is taken as
-// the answer: the arena cannot tell it from one.
+// by the time the arena last looked before the request: as the request is
+// written, or, when the bot was idle under another call's Watch, during
+// that call's wait. One that arrives later is taken as the answer: the
+// arena cannot tell it from one.
 func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	const op = "move"
 	if err := e.call(ctx, op); err != nil {
@@ -503,6 +535,9 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	began := time.Now()
 	if err := e.send(ctx, op, req.Deadline, msgs...); err != nil {
 		return Reply{}, err
+	}
+	if req.Watch != nil && req.Watch != e {
+		e.src.watch.start(&req.Watch.idle)
 	}
 	var (
 		r    Reply

@@ -25,6 +25,7 @@ const (
 	envFakeArena = "ARENA_ENGINE_FAKE_ARENA"   // a directory: run fakeArena instead
 	envPidFile   = "ARENA_ENGINE_FAKE_PIDFILE" // where "grandchild" writes its child's pid
 	envEcho      = "ARENA_ENGINE_FAKE_ECHO"    // reported back by "good"
+	envSignals   = "ARENA_ENGINE_FAKE_SIGNALS" // a directory of files by which "late-move" and "await-late" take turns
 )
 
 func TestMain(m *testing.M) {
@@ -68,6 +69,8 @@ const (
 	modeDoubleMove    = "double-move"    // answers go with two moves in one write
 	modeFloodCrash    = "flood-crash"    // writes 2 MB to stderr on go, then its last words, and exits with status 3
 	modeEscapers      = "escapers"       // spawns two sleepers, one in its process group and one in a session of its own
+	modeLateMove      = "late-move"      // answers go, then writes a move nobody asked for once the file "stray" exists, then creates "strayed"
+	modeAwaitLate     = "await-late"     // answers go once the file "strayed" exists
 )
 
 // fakeBot plays the arena protocol on stdin/stdout in the given mode and
@@ -161,6 +164,19 @@ func fakeBot(mode string) int {
 			}
 			switch mode {
 			case modeInstant:
+				say("move " + move)
+			case modeLateMove:
+				say("move " + move)
+				// The arena asks nothing more until the stray move is out,
+				// and the goroutine writes to the file, not through out.
+				go func() {
+					dir := os.Getenv(envSignals)
+					awaitFile(filepath.Join(dir, "stray"))
+					os.Stdout.WriteString("move K@h8\n")
+					os.WriteFile(filepath.Join(dir, "strayed"), nil, 0o644)
+				}()
+			case modeAwaitLate:
+				awaitFile(filepath.Join(os.Getenv(envSignals), "strayed"))
 				say("move " + move)
 			case modeCrash:
 				say("info string about to crash")
@@ -328,4 +344,13 @@ func mustGetwd() string {
 		return "?"
 	}
 	return d
+}
+
+// awaitFile waits until the file name exists, or for a minute.
+func awaitFile(name string) {
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(name); err == nil {
+			return
+		}
+	}
 }

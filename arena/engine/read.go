@@ -256,15 +256,25 @@ func (g *gate) discardStopped() bool {
 // wait blocks until fd is ready for events (unix.POLLIN or unix.POLLOUT),
 // the gate wakes it, a signal arrives, or limit passes (zero: no limit).
 // It reports whether fd is ready; if not, the caller checks the gate again.
-func (g *gate) wait(fd int, events int16, limit time.Time) (bool, error) {
+// When w is not nil the same poll(2) looks at the output w watches, at no
+// extra system call, and tells w what it saw (see idleWatch).
+func (g *gate) wait(fd int, events int16, limit time.Time, w *idleWatch) (bool, error) {
 	g.watch()
 	g.yield()
-	fds := [2]unix.PollFd{{Fd: int32(fd), Events: events}, {Fd: int32(g.wakeR), Events: unix.POLLIN}}
-	if err := pollFDs(fds[:], limit); err != nil {
+	fds := [3]unix.PollFd{{Fd: int32(fd), Events: events}, {Fd: int32(g.wakeR), Events: unix.POLLIN}, {Fd: -1}}
+	n := 2
+	if w.active() {
+		fds[2] = unix.PollFd{Fd: w.out.fd, Events: unix.POLLIN}
+		n = 3
+	}
+	if err := pollFDs(fds[:n], limit); err != nil {
 		return false, err
 	}
 	if fds[1].Revents != 0 {
 		wakeClear(g.wakeR)
+	}
+	if n == 3 {
+		w.saw(fds[2].Revents != 0)
 	}
 	return fds[0].Revents != 0, nil
 }
@@ -358,7 +368,7 @@ func (s *pipeSource) readFromFD(fd uintptr) bool {
 			s.lastLook(fd)
 			return true
 		}
-		ready, err := s.g.wait(int(fd), unix.POLLIN, lim)
+		ready, err := s.g.wait(int(fd), unix.POLLIN, lim, &s.watch)
 		if err != nil {
 			s.rerr = err
 			return true
@@ -421,7 +431,8 @@ type pipeSource struct {
 	g      *gate
 	p      pipeEnd
 	poll   bool
-	looked int // bytes taken by lastLook
+	looked int       // bytes taken by lastLook
+	watch  idleWatch // another bot's output the waits look at too, if any
 
 	readFD    func(fd uintptr) bool     // s.readFromFD, bound once
 	readLimit func() (time.Time, error) // s.g.readLimit, bound once
@@ -522,7 +533,7 @@ func (s *pipeSink) writeToFD(fd uintptr) bool {
 			continue
 		case errno == syscall.EAGAIN:
 			// Ready or not, check the limits and try again.
-			if _, err := s.g.wait(int(fd), unix.POLLOUT, limit); err != nil {
+			if _, err := s.g.wait(int(fd), unix.POLLOUT, limit, nil); err != nil {
 				s.werr = err
 				return true
 			}
@@ -660,9 +671,13 @@ func firstWord(line string) string {
 // they have reached the pipe, without waiting: info lines and stale pongs
 // are dropped, pings answered, and a move or any other message nobody
 // asked for is a protocol violation. A bot whose output has ended fails
-// here, before anything is sent.
+// here, before anything is sent. A call whose bot a watching wait saw
+// idle and silent skips it (see idle.go).
 func (e *Engine) drain(ctx context.Context, op string) error {
 	const what = "the next request"
+	if e.skipDrain {
+		return nil // a watching wait saw nothing (see idle.go)
+	}
 	e.src.poll = true
 	defer func() { e.src.poll = false }()
 	unknown := 0

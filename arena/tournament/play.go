@@ -176,6 +176,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			Nodes:    nodes[side],
 			Depth:    depth[side],
 			Deadline: clock.Deadline(side, sent),
+			Watch:    gp.eng[side.Other()],
 		})
 		if err != nil {
 			if ctx.Err() != nil || !botsFault(err) {

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// watchedPair starts the bots of TestWatch: y writes a move nobody asked
+// for when the test creates the file "stray" in dir, and x (in mode xMode)
+// plays while y is idle.
+func watchedPair(t *testing.T, xMode string) (x, y *Engine, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	withSignals := func(mode string) Spec {
+		spec := botSpec(t, mode)
+		spec.Env = append(spec.Env, envSignals+"="+dir)
+		return spec
+	}
+	y = mustStart(t, withSignals(modeLateMove))
+	x = mustStart(t, withSignals(xMode))
+	if r, err := y.Move(t.Context(), MoveRequest{Legal: []string{"N@b1"}, Deadline: time.Now().Add(patient)}); err != nil || r.Move != "N@b1" {
+		t.Fatalf("y's first Move = %q, %v; want N@b1", r.Move, err)
+	}
+	return x, y, dir
+}
+
+// TestWatchSeesStrayOutput checks that output an idle bot writes while the
+// other bot thinks is seen by the watching wait: the idle bot's next call
+// checks it, and a move nobody asked for is still a protocol violation.
+func TestWatchSeesStrayOutput(t *testing.T) {
+	checkNoLeaks(t)
+	x, y, dir := watchedPair(t, modeAwaitLate)
+	if err := os.WriteFile(filepath.Join(dir, "stray"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// x answers only once y has written its stray move.
+	if r, err := x.Move(t.Context(), MoveRequest{Legal: []string{"N@c3"}, Deadline: time.Now().Add(patient), Watch: y}); err != nil || r.Move != "N@c3" {
+		t.Fatalf("x's Move = %q, %v; want N@c3", r.Move, err)
+	}
+	r, err := y.Move(t.Context(), MoveRequest{Legal: []string{"N@b2"}, Deadline: time.Now().Add(patient)})
+	if err == nil {
+		t.Fatalf("y's second Move = %q, want a protocol violation", r.Move)
+	}
+	if ee := asError(t, err); ee.Kind != KindProtocol || !strings.Contains(err.Error(), "a move nobody asked for") {
+		t.Errorf("y's second Move: %v, want KindProtocol: a move nobody asked for", err)
+	}
+}
+
+// TestWatchSkipsCheck checks that a bot whose output the watching wait
+// saw empty skips its check for stray output: what it writes after that
+// look is its answer, as the documentation of MoveRequest.Watch says. (A
+// check before the request would have found the stray move.) Without a
+// watch the same bot's stray move is caught.
+func TestWatchSkipsCheck(t *testing.T) {
+	for _, watch := range []bool{true, false} {
+		x, y, dir := watchedPair(t, modeInstant)
+		req := MoveRequest{Legal: []string{"N@c3"}, Deadline: time.Now().Add(patient)}
+		if watch {
+			req.Watch = y
+		}
+		if r, err := x.Move(t.Context(), req); err != nil || r.Move != "N@c3" {
+			t.Fatalf("watch %v: x's Move = %q, %v; want N@c3", watch, r.Move, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "stray"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		awaitFile(filepath.Join(dir, "strayed"))
+		time.Sleep(50 * time.Millisecond) // the move is in the pipe before the file is made; this is margin
+		r, err := y.Move(t.Context(), MoveRequest{Legal: []string{"N@b2"}, Deadline: time.Now().Add(patient)})
+		switch {
+		case watch && (err != nil || r.Move != "K@h8"):
+			t.Errorf("watched: y's second Move = %q, %v; want the stray K@h8 taken as the answer", r.Move, err)
+		case !watch && err == nil:
+			t.Errorf("not watched: y's second Move = %q, want a protocol violation", r.Move)
+		}
+		x.Close()
+		y.Close()
+	}
+}
