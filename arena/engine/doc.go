@@ -28,7 +28,11 @@
 // (an eventfd on Linux, a pipe elsewhere), with the call's deadline as the
 // timeout, so that the bot's answer wakes the calling thread straight from
 // the kernel and costs one poll and one read, with no hand-off between
-// threads or goroutines. Close, the end of the caller's context and the
+// threads or goroutines. Before each request a call checks, with a read
+// that does not wait, for lines the bot wrote since its last exchange;
+// a Move whose MoveRequest.Watch names the idle opponent looks at that
+// bot's output in the same poll, and spares the opponent's next call the
+// check when it saw nothing there. Close, the end of the caller's context and the
 // bot's exit wake the poll through that descriptor and cut the call short.
 // A call that waits holds its OS thread in the kernel, as blocking file
 // I/O does: a program playing N games at a time has about N such threads.
