@@ -11,8 +11,9 @@
 // the requested options, and "isready" answered by "readyok". The returned
 // Engine plays games: NewGame announces a game (NewGames to the bots of a
 // game at once, which prepare at the same time while the caller waits
-// once), Move asks for one move, GameOver reports the result, Ping checks
-// liveness.
+// once), Move asks for one move, GameOver reports the result (or
+// HoldGameOver, which holds the line until the bot's next request and
+// sends both in one write), Ping checks liveness.
 //
 // Move needs one round trip: the position, the legal moves (for bots that
 // asked for them) and go are written together and the bot answers with

@@ -175,6 +175,8 @@ type Engine struct {
 	lr   *protocol.Reader // lines of src
 	wmu  sync.Mutex       // serialises writes; Close only tries it
 	w    *protocol.Writer
+	held []protocol.Message // written with the next write (HoldGameOver); guarded by wmu
+	out  []protocol.Message // the messages of one write, reused; guarded by wmu
 
 	callMu    sync.Mutex    // held by a call in progress, and by Close once it has interrupted it
 	closing   chan struct{} // closed by Close: calls in progress fail
@@ -591,6 +593,47 @@ func (e *Engine) GameOver(ctx context.Context, r game.Result, reason string) err
 	return e.send(ctx, op, time.Now().Add(e.handshake), protocol.GameOver{Result: r, Reason: reason})
 }
 
+// HoldGameOver is GameOver without the write: it checks the bot as
+// GameOver does, but the gameover line waits for the bot's next request
+// (NewGame, Move or Ping) and goes out in the same write, before it; or
+// for Flush, or for the quit line of Close. A caller that is about to
+// start the bot's next game saves the bot a wake-up and itself a system
+// call. At most one gameover is held: a second replaces the first.
+func (e *Engine) HoldGameOver(ctx context.Context, r game.Result, reason string) error {
+	const op = "gameover"
+	if err := e.call(ctx, op); err != nil {
+		return err
+	}
+	defer e.endCall()
+	if err := e.drain(ctx, op); err != nil {
+		return err
+	}
+	msg := protocol.GameOver{Result: r, Reason: reason}
+	if _, err := msg.AppendText(nil); err != nil {
+		return e.fail(KindInvalid, op, err) // as send would find
+	}
+	e.wmu.Lock()
+	e.held = append(e.held[:0], msg)
+	e.wmu.Unlock()
+	return nil
+}
+
+// Flush writes the gameover line HoldGameOver holds, if any, at once.
+func (e *Engine) Flush(ctx context.Context) error {
+	const op = "gameover"
+	if err := e.call(ctx, op); err != nil {
+		return err
+	}
+	defer e.endCall()
+	e.wmu.Lock()
+	held := len(e.held) > 0
+	e.wmu.Unlock()
+	if !held {
+		return nil
+	}
+	return e.send(ctx, op, time.Now().Add(e.handshake))
+}
+
 // Ping checks that the bot is alive and in sync: it sends ping with a
 // fresh token and waits up to timeout (0 means the handshake timeout) for
 // the matching pong.
@@ -640,7 +683,8 @@ func (e *Engine) shutdown(polite bool) error {
 		// write short.
 		if e.wmu.TryLock() {
 			e.gate.quit(time.Now().Add(quitWriteTimeout))
-			_ = e.w.WriteMessage(protocol.Quit{})
+			_ = e.w.WriteMessage(append(e.held, protocol.Quit{})...)
+			e.held = nil
 			e.wmu.Unlock()
 		}
 	}
@@ -709,11 +753,20 @@ func (e *Engine) send(ctx context.Context, op string, deadline time.Time, msgs .
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
 	e.gate.setWrite(deadline)
+	if len(e.held) > 0 {
+		e.out = append(append(e.out[:0], e.held...), msgs...)
+		msgs = e.out
+	}
 	err := e.w.WriteMessage(msgs...)
+	invalid := errors.Is(err, protocol.ErrInvalid) || errors.Is(err, protocol.ErrLineTooLong)
+	if !invalid {
+		e.held = e.held[:0] // written, or lost with a broken bot
+	}
+	clear(e.out)
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, protocol.ErrInvalid), errors.Is(err, protocol.ErrLineTooLong):
+	case invalid:
 		// Nothing was written: the request, not the bot, is at fault.
 		return e.fail(KindInvalid, op, err)
 	case isClosed(e.closing):

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arena-games/arena/arena/game"
 )
 
 // watchedPair starts the bots of TestWatch: y writes a move nobody asked
@@ -78,5 +80,67 @@ func TestWatchSkipsCheck(t *testing.T) {
 		}
 		x.Close()
 		y.Close()
+	}
+}
+
+// TestHoldGameOver checks that a held gameover reaches the bot exactly
+// once and in order: with the next newgame, with a ping after a request
+// that was invalid (nothing written), by Flush, and with quit by Close;
+// and that a gameover with a bad reason is refused before it is held.
+func TestHoldGameOver(t *testing.T) {
+	checkNoLeaks(t)
+	spec := botSpec(t, modeGood)
+	e := mustStart(t, spec)
+	ctx := t.Context()
+	hold := func(reason string) {
+		t.Helper()
+		if err := e.HoldGameOver(ctx, game.Win(game.White), reason); err != nil {
+			t.Fatalf("HoldGameOver(%s): %v", reason, err)
+		}
+	}
+	if err := e.NewGame(ctx, NewGame{Rules: cheversiRules, Color: game.White}); err != nil {
+		t.Fatal(err)
+	}
+	hold("first")
+	if err := e.NewGame(ctx, NewGame{Rules: cheversiRules, Color: game.Black}); err != nil {
+		t.Fatalf("NewGame after a held gameover: %v", err)
+	}
+	hold("second")
+	if _, err := e.Move(ctx, MoveRequest{Moves: []string{"two words"}, Deadline: time.Now().Add(patient)}); err == nil {
+		t.Fatal("Move with a bad move text: no error")
+	}
+	if err := e.Ping(ctx, 0); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	hold("third")
+	if err := e.Flush(ctx); err != nil {
+		t.Fatalf("Flush: %v", err)
+	}
+	if err := e.Flush(ctx); err != nil {
+		t.Fatalf("Flush with nothing held: %v", err)
+	}
+	if err := e.Ping(ctx, 0); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if err := e.HoldGameOver(ctx, game.Draw, "two words"); err == nil {
+		t.Error("HoldGameOver with a bad reason: no error")
+	}
+	hold("fourth")
+	if err := e.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	log, err := os.ReadFile(spec.StderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(string(log), "\n") {
+		if _, after, ok := strings.Cut(line, "fake bot: game over: "); ok {
+			got = append(got, after)
+		}
+	}
+	want := []string{"result 1-0 reason first", "result 1-0 reason second", "result 1-0 reason third", "result 1-0 reason fourth"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the bot got gameover lines %q, want %q", got, want)
 	}
 }

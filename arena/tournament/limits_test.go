@@ -3,6 +3,7 @@ package tournament_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -221,5 +222,59 @@ move = "5s"
 	}
 	if strings.Contains(string(quiet), "→") {
 		t.Errorf("quiet.log holds a transcript:\n%s", quiet)
+	}
+}
+
+// TestGameOverBeforeNextGame checks, from the bots' transcripts, that every
+// bot process is told the end of each game it played before anything else
+// reaches it: newgame and gameover alternate, and quit comes after the last
+// gameover. The gameover is held until the worker knows its next game and
+// then goes out with the next newgame or alone (see heldEngine); three
+// bots at one and two games at a time give both cases.
+func TestGameOverBeforeNextGame(t *testing.T) {
+	for _, concurrency := range []int{1, 2} {
+		path := writeConfig(t, fmt.Sprintf(`
+name = "gameover"
+concurrency = %d
+[game]
+name = "cheversi"
+[time]
+move = "5s"
+`, concurrency), "gameover", testBot{"a", "first"}, testBot{"b", "random"}, testBot{"c", "first"})
+		cfg := loadConfig(t, path)
+		if err := cfg.EnableTranscripts([]string{"a", "b", "c"}); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		if _, err := tournament.Run(context.Background(), cfg, tournament.Options{Out: out}); err != nil {
+			t.Fatalf("concurrency %d: Run: %v", concurrency, err)
+		}
+		played := map[string]int{}
+		for _, rec := range readRecords(t, out) {
+			played[rec.White]++
+			played[rec.Black]++
+		}
+		line := regexp.MustCompile(`(?m)^\S+ \[(\d+)\] → (newgame|gameover|quit)\b`)
+		for _, bot := range []string{"a", "b", "c"} {
+			log, err := os.ReadFile(filepath.Join(out, "logs", bot+".log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seq := map[string][]string{} // per process
+			for _, m := range line.FindAllSubmatch(log, -1) {
+				seq[string(m[1])] = append(seq[string(m[1])], string(m[2]))
+			}
+			overs := 0
+			for pid, s := range seq {
+				joined := strings.Join(s, " ")
+				if !regexp.MustCompile(`^(newgame gameover )*quit$`).MatchString(joined) {
+					t.Errorf("concurrency %d: bot %s, process %s got %s; want newgame and gameover in turn, then quit", concurrency, bot, pid, joined)
+				}
+				overs += strings.Count(joined, "gameover")
+			}
+			if overs != played[bot] || overs == 0 {
+				t.Errorf("concurrency %d: bot %s got %d gameovers for %d games", concurrency, bot, overs, played[bot])
+			}
+		}
 	}
 }

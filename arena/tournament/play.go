@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -17,14 +18,18 @@ import (
 const gameOverTimeout = 5 * time.Second
 
 // play plays one scheduled game and returns its record, or nil when the
-// game was abandoned because ctx was canceled (or the pool closed). y is
-// the worker's.
-func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
+// game was abandoned because ctx was canceled (or the pool closed); ctx is
+// the worker's. The game takes its engines from carry (engines the worker
+// kept from its last game, see heldEngine) or from the pool. It returns
+// the engines it keeps for the worker's next game, each with its gameover
+// held; the others go back to the pool.
+func (r *runner) play(ctx context.Context, p *pool, g Scheduled, carry []heldEngine) (rec *Record, kept []heldEngine) {
 	if ctx.Err() != nil {
-		return nil
+		r.releaseHeld(ctx, p, carry)
+		return nil, nil
 	}
 	op := r.sched.Openings[g.Opening]
-	rec := &Record{
+	rec = &Record{
 		ID: g.ID, Round: g.Round, PairKey: g.PairKey,
 		Opening:    RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
 		Game:       r.rules.Game(),
@@ -36,18 +41,59 @@ func (r *runner) play(ctx context.Context, p *pool, g Scheduled) *Record {
 		Moves:      []MoveRecord{},
 		Start:      time.Now().UTC(),
 	}
-	gp := &gamePlay{r: r, p: p, rec: rec}
+	gp := &gamePlay{r: r, p: p, rec: rec, carry: carry}
 	gp.names[game.White], gp.names[game.Black] = g.White, g.Black
-	defer gp.release()
+	defer func() { kept = gp.release(ctx) }()
 	if o := r.opts.Observer; o != nil {
 		o.GameStarted(*rec)
 		defer o.GameEnded(g.ID)
 	}
 	if !gp.playOut(ctx, op) {
-		return nil
+		return nil, nil
 	}
 	rec.DurationMS = roundMS(time.Since(rec.Start))
-	return rec
+	return rec, nil
+}
+
+// heldEngine is an engine a worker keeps from its game for its next one,
+// with the gameover of that game held (engine.HoldGameOver): when the
+// next game has the same bot, the gameover goes out in the same write as
+// the next newgame, which saves the bot a wake-up and the arena a system
+// call; otherwise the worker writes it (releaseHeld) once it has recorded
+// the game and taken its next, and gives the engine back to the pool.
+type heldEngine struct {
+	bot  string
+	e    *engine.Engine
+	game int // the game it played, for the log
+}
+
+// releaseHeld writes the held gameovers of engines the worker does not
+// keep, and gives the engines back to the pool.
+func (r *runner) releaseHeld(ctx context.Context, p *pool, held []heldEngine) {
+	for _, h := range held {
+		octx, cancel := context.WithTimeout(ctx, gameOverTimeout)
+		err := h.e.Flush(octx)
+		cancel()
+		if err != nil && botsFault(err) {
+			r.logf("game %d: %s: %v", h.game, h.bot, err)
+		}
+		p.put(h.bot, h.e, err != nil)
+	}
+}
+
+// splitHeld returns the held engines the game g can use, one per side at
+// most, and the others.
+func splitHeld(held []heldEngine, g Scheduled) (use, rest []heldEngine) {
+	want := []string{g.White, g.Black}
+	for _, h := range held {
+		if i := slices.Index(want, h.bot); i >= 0 {
+			want[i] = "" // taken
+			use = append(use, h)
+			continue
+		}
+		rest = append(rest, h)
+	}
+	return use, rest
 }
 
 // gamePlay is the state of one game in progress.
@@ -59,14 +105,44 @@ type gamePlay struct {
 	names  [2]string
 	eng    [2]*engine.Engine
 	inGame [2]bool // NewGame succeeded: owes a GameOver
+	held   [2]bool // the GameOver is held (see heldEngine)
 	broken [2]bool // unusable: close instead of returning to the pool
+
+	carry []heldEngine // engines the worker kept for this game; e is nil once taken
 }
 
-// release returns the engines to the pool.
-func (gp *gamePlay) release() {
-	for c := range gp.eng {
-		gp.p.put(gp.names[c], gp.eng[c], gp.broken[c])
+// get returns an engine of the bot playing c: one the worker kept, or one
+// from the pool.
+func (gp *gamePlay) get(c game.Color) (*engine.Engine, error) {
+	for i, h := range gp.carry {
+		if h.e != nil && h.bot == gp.names[c] {
+			gp.carry[i].e = nil
+			return h.e, nil
+		}
 	}
+	return gp.p.get(gp.names[c])
+}
+
+// release returns the engines to the pool, but for those it keeps for the
+// worker's next game (held gameovers; see heldEngine).
+func (gp *gamePlay) release(ctx context.Context) (kept []heldEngine) {
+	for c, e := range gp.eng {
+		switch {
+		case e == nil:
+		case gp.held[c] && !gp.broken[c]:
+			kept = append(kept, heldEngine{bot: gp.names[c], e: e, game: gp.rec.ID})
+		default:
+			gp.p.put(gp.names[c], e, gp.broken[c])
+		}
+	}
+	var unused []heldEngine
+	for _, h := range gp.carry {
+		if h.e != nil {
+			unused = append(unused, h)
+		}
+	}
+	gp.r.releaseHeld(ctx, gp.p, unused)
+	return kept
 }
 
 // abandon marks every engine of the game unusable (a request may be in
@@ -85,7 +161,7 @@ func (gp *gamePlay) abandon(ctx context.Context, err error) bool {
 func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 	r := gp.r
 	for _, c := range [2]game.Color{game.White, game.Black} {
-		e, err := gp.p.get(gp.names[c])
+		e, err := gp.get(c)
 		if err != nil {
 			if ctx.Err() != nil || !botsFault(err) {
 				return gp.abandon(ctx, err)
@@ -308,18 +384,20 @@ func (gp *gamePlay) finish(ctx context.Context, res game.Result, reason string, 
 	if f != nil {
 		word = f.Kind
 	}
+	// The gameovers are held, and written when the worker has recorded
+	// the game and knows its next (see heldEngine).
 	for c := range gp.eng {
 		if !gp.inGame[c] || gp.broken[c] {
 			continue
 		}
-		octx, cancel := context.WithTimeout(ctx, gameOverTimeout)
-		if err := gp.eng[c].GameOver(octx, res, word); err != nil {
+		if err := gp.eng[c].HoldGameOver(ctx, res, word); err != nil {
 			gp.broken[c] = true
 			if botsFault(err) {
 				gp.r.logf("game %d: %s: %v", rec.ID, gp.names[c], err)
 			}
+			continue
 		}
-		cancel()
+		gp.held[c] = true
 	}
 }
 

@@ -486,12 +486,18 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		wg.Add(1)
 		go func() { // exits when no game is left, or runCtx is canceled
 			defer wg.Done()
+			// The engines of the last game, kept for the next (see heldEngine).
+			var held []heldEngine
+			defer func() { r.releaseHeld(runCtx, p, held) }()
 			for {
 				g, ok := rc.take(runCtx)
 				if !ok {
 					return
 				}
-				rec := r.play(runCtx, p, g)
+				carry, rest := splitHeld(held, g)
+				r.releaseHeld(runCtx, p, rest)
+				var rec *Record
+				rec, held = r.play(runCtx, p, g, carry)
 				if rec == nil {
 					return // abandoned: runCtx is canceled
 				}
