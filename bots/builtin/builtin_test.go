@@ -409,13 +409,17 @@ func TestAlphaBetaLimits(t *testing.T) {
 		}
 
 		// A context that ends the search, which has no other limit: it
-		// runs until then and still gives a legal move.
+		// runs until then and still gives a legal move. The bot (and its
+		// transposition table, which a loaded machine may take a while to
+		// allocate) is made before the context's time starts.
+		ab := NewAlphaBeta(1)
 		start := time.Now()
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
-		res, err = NewAlphaBeta(1).Choose(cctx, st, Limits{})
+		res, err = ab.Choose(cctx, st, Limits{})
 		cancel()
 		if took := time.Since(start); err != nil || took < 30*time.Millisecond || took > searchHang {
 			t.Errorf("%s: Choose(context ending after 30ms) took %v, %v; want the context to stop it", rules.Game(), took, err)
+			continue
 		}
 		if _, err := st.ParseMove(res.Move.String()); err != nil {
 			t.Errorf("%s: Choose(context ending after 30ms) = %v: %v", rules.Game(), res.Move, err)
