@@ -186,7 +186,8 @@ func (p benchPass) pliesPerSecond() float64 { return float64(p.plies) / p.wall.S
 
 // benchReport is what arena bench measured.
 type benchReport struct {
-	floor    time.Duration // one raw ping-pong exchange between two processes
+	floor    time.Duration    // one raw ping-pong exchange between two processes: the mean of
+	floors   [2]time.Duration // the floor measured before and after the concurrency-1 pass
 	serial   benchPass
 	parallel benchPass
 	peakHeap uint64 // bytes of heap objects, sampled
@@ -243,12 +244,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// bench measures the floor, then plays cfg.serial games at concurrency 1
-// and cfg.games at cfg.concurrency.
+// bench measures the floor, plays cfg.serial games at concurrency 1,
+// measures the floor again (a shared machine's speed drifts: the ratio to
+// the floor compares the pass with the mean of the two), then plays
+// cfg.games at cfg.concurrency.
 func bench(ctx context.Context, cfg benchConfig) (*benchReport, error) {
 	rep := &benchReport{}
 	var err error
-	if rep.floor, err = benchFloorTime(ctx, cfg.self, cfg.floorRounds); err != nil {
+	rounds := max(1, cfg.floorRounds/2)
+	if rep.floors[0], err = benchFloorTime(ctx, cfg.self, rounds); err != nil {
 		return nil, fmt.Errorf("floor: %w", err)
 	}
 
@@ -278,6 +282,10 @@ func bench(ctx context.Context, cfg benchConfig) (*benchReport, error) {
 	if rep.serial, err = benchTournament(ctx, cfg, 1, cfg.serial); err != nil {
 		return nil, err
 	}
+	if rep.floors[1], err = benchFloorTime(ctx, cfg.self, rounds); err != nil {
+		return nil, fmt.Errorf("floor: %w", err)
+	}
+	rep.floor = (rep.floors[0] + rep.floors[1]) / 2
 	if rep.parallel, err = benchTournament(ctx, cfg, cfg.concurrency, cfg.games); err != nil {
 		return nil, err
 	}
@@ -367,7 +375,8 @@ func (r *benchReport) write(w io.Writer, cfg benchConfig) {
 	us := func(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
 	fmt.Fprintf(w, "%s, two %s bots, %v a move, %d CPUs (the machine may be shared: compare ratios measured in one run)\n",
 		cfg.game, cfg.bot, cfg.moveTime, runtime.NumCPU())
-	fmt.Fprintf(w, "floor: a raw pipe round trip between two processes takes %s\n", us(r.floor))
+	fmt.Fprintf(w, "floor: a raw pipe round trip between two processes takes %s (%s before the concurrency 1 pass, %s after)\n",
+		us(r.floor), us(r.floors[0]), us(r.floors[1]))
 	for _, p := range []benchPass{r.serial, r.parallel} {
 		fmt.Fprintf(w, "concurrency %d: %d games, %d plies in %v: %.0f plies/s, %.1f games/s\n",
 			p.concurrency, p.games, p.plies, p.wall.Round(time.Millisecond), p.pliesPerSecond(), float64(p.games)/p.wall.Seconds())
