@@ -134,6 +134,7 @@ func TestHotPathDoesNotAllocate(t *testing.T) {
 			{"Hash", func() { _ = p.Hash() }},
 			{"Perft", func() { _ = p.Perft(2) }},
 			{"ParseMove", func() { _, _ = p.ParseMove(text) }},
+			{"State.ParseMove", func() { _, _ = st.ParseMove(text) }},
 			{"State.LegalMoves+String", func() {
 				for _, m := range st.LegalMoves(legal[:0]) {
 					_ = m.String()

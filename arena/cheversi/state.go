@@ -56,7 +56,7 @@ func (s *State) ParseMove(text string) (game.Move, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m, nil
+	return boxedMoves[m], nil
 }
 
 // Play applies m, which must be a legal Move. Anything else returns an

@@ -60,3 +60,25 @@ func BenchmarkPipePingPong(b *testing.B) {
 		}
 	}
 }
+
+// TestMoveAllocations checks that a Move allocates only for the reply:
+// the move line as a string and its parsed message. The request is made
+// in place (see moveMessages).
+func TestMoveAllocations(t *testing.T) {
+	e := mustStart(t, botSpec(t, modeInstant))
+	req := MoveRequest{
+		Moves: []string{"K@e4", "Q@d5"},
+		Legal: []string{"N@c3", "N@c4"},
+		Clock: protocol.Clock{WTime: time.Minute, BTime: time.Minute},
+	}
+	var err error
+	allocs := testing.AllocsPerRun(50, func() {
+		req.Deadline = time.Now().Add(patient)
+		if _, err = e.Move(t.Context(), req); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 2 {
+		t.Errorf("Move allocates %v times, want at most 2", allocs)
+	}
+}

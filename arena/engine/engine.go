@@ -178,6 +178,8 @@ type Engine struct {
 	held []protocol.Message // written with the next write (HoldGameOver); guarded by wmu
 	out  []protocol.Message // the messages of one write, reused; guarded by wmu
 
+	req moveMessages // a move request's messages, made in place by Move (which holds callMu)
+
 	callMu    sync.Mutex    // held by a call in progress, and by Close once it has interrupted it
 	closing   chan struct{} // closed by Close: calls in progress fail
 	closeOnce sync.Once
@@ -518,24 +520,30 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	if err := e.checkLimits(req.Nodes, req.Depth); err != nil {
 		return Reply{}, &Error{Bot: e.name, Kind: KindUnsupported, Op: op, Err: err}
 	}
-	msgs := make([]protocol.Message, 0, 4)
-	msgs = append(msgs, protocol.Position{Text: req.StartText, Moves: req.Moves})
+	q := &e.req
+	q.pos = protocol.Position{Text: req.StartText, Moves: req.Moves}
+	msgs := append(q.msgs[:0], &q.pos)
 	if e.id.FEN {
-		msgs = append(msgs, protocol.FEN{Text: req.FEN})
+		q.fen = protocol.FEN{Text: req.FEN}
+		msgs = append(msgs, &q.fen)
 	}
 	if e.id.LegalMoves {
-		msgs = append(msgs, protocol.LegalMoves{Moves: req.Legal})
+		q.legal = protocol.LegalMoves{Moves: req.Legal}
+		msgs = append(msgs, &q.legal)
 	}
 	clock := req.Clock
 	if !e.id.MovesToGo {
 		clock.MovesToGo = 0
 	}
-	msgs = append(msgs, protocol.Go{Clock: clock, Nodes: req.Nodes, Depth: req.Depth})
-	if err := e.drain(ctx, op); err != nil {
-		return Reply{}, err
-	}
+	q.goes = protocol.Go{Clock: clock, Nodes: req.Nodes, Depth: req.Depth}
+	msgs = append(msgs, &q.goes)
+	err := e.drain(ctx, op)
 	began := time.Now()
-	if err := e.send(ctx, op, req.Deadline, msgs...); err != nil {
+	if err == nil {
+		err = e.send(ctx, op, req.Deadline, msgs...)
+	}
+	*q = moveMessages{} // the caller's moves are not kept
+	if err != nil {
 		return Reply{}, err
 	}
 	if req.Watch != nil && req.Watch != e {
@@ -545,7 +553,7 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		r    Reply
 		keep infoKeeper
 	)
-	err := e.await(ctx, op, "move", began, req.Deadline, &keep, func(m protocol.Message) (bool, error) {
+	err = e.await(ctx, op, "move", began, req.Deadline, &keep, func(m protocol.Message) (bool, error) {
 		switch m := m.(type) {
 		case protocol.Move:
 			r.Move = m.Move
@@ -565,6 +573,17 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		_ = e.ignore(op, "move", infoErr, &unknown)
 	}
 	return r, nil
+}
+
+// moveMessages holds the messages of a move request. An Engine makes
+// them in place and writes pointers to them, so that a request allocates
+// nothing for them.
+type moveMessages struct {
+	msgs  [4]protocol.Message
+	pos   protocol.Position
+	fen   protocol.FEN
+	legal protocol.LegalMoves
+	goes  protocol.Go
 }
 
 // checkLimits fails for a search limit the bot did not declare it obeys.

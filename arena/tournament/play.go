@@ -38,7 +38,7 @@ func (r *runner) play(ctx context.Context, p *pool, g Scheduled, carry []heldEng
 		White:      g.White,
 		Black:      g.Black,
 		FirstMover: r.rules.FirstMover().String(),
-		Moves:      []MoveRecord{},
+		Moves:      make([]MoveRecord, 0, 32), // a Cheversi game, or the start of a longer one
 		Start:      time.Now().UTC(),
 	}
 	gp := &gamePlay{r: r, p: p, rec: rec, carry: carry}
@@ -84,9 +84,9 @@ func (r *runner) releaseHeld(ctx context.Context, p *pool, held []heldEngine) {
 // splitHeld returns the held engines the game g can use, one per side at
 // most, and the others.
 func splitHeld(held []heldEngine, g Scheduled) (use, rest []heldEngine) {
-	want := []string{g.White, g.Black}
+	want := [2]string{g.White, g.Black}
 	for _, h := range held {
-		if i := slices.Index(want, h.bot); i >= 0 {
+		if i := slices.Index(want[:], h.bot); i >= 0 {
 			want[i] = "" // taken
 			use = append(use, h)
 			continue
