@@ -155,9 +155,9 @@ type Reply struct {
 
 // Engine is a running bot that has completed the handshake.
 //
-// Start, NewGame, Move, GameOver and Ping must not be called concurrently
-// with each other; Close, Exited, ID, WantsLegalMoves, Pid and UnknownLines
-// may be called at any time from any goroutine. Close interrupts a call in
+// Start, NewGame, Move, GameOver, HoldGameOver, Flush and Ping must not be
+// called concurrently with each other; Close, Exited, ID, WantsLegalMoves,
+// Pid and UnknownLines may be called at any time from any goroutine. Close interrupts a call in
 // progress, which then fails with KindClosed.
 //
 // After an error of any Kind but KindInvalid and KindUnsupported the
