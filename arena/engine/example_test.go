@@ -104,3 +104,48 @@ func ExampleError() {
 	// Output:
 	// forfeit: bot "silent": timeout: no handshake within 500ms
 }
+
+// A held gameover goes out with the bot's next request, in the same
+// write: here the bot reports the last result it heard of.
+func ExampleEngine_HoldGameOver() {
+	const memoBot = `
+while read cmd rest; do
+	case $cmd in
+	arena)    echo "id name memo"; echo "games cheversi"; echo arenaok ;;
+	isready)  echo readyok ;;
+	gameover) last=$rest ;;
+	go)       echo "info string last game: $last"; echo "move K@e4" ;;
+	quit)     exit 0 ;;
+	esac
+done`
+	ctx := context.Background()
+	rules, err := games.New("cheversi", "", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e, err := engine.Start(ctx, engine.Spec{Name: "memo", Command: "sh", Args: []string{"-c", memoBot},
+		HandshakeTimeout: 30 * time.Second})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer e.Close()
+	// The end of a game, held; then the next game starts.
+	if err := e.HoldGameOver(ctx, game.Win(game.Black), "score"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := e.NewGame(ctx, engine.NewGame{Rules: rules, Color: game.White}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	reply, err := e.Move(ctx, engine.MoveRequest{Deadline: time.Now().Add(10 * time.Second)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(reply.Info.String)
+	// Output:
+	// last game: result 0-1 reason score
+}
