@@ -175,8 +175,8 @@ type Engine struct {
 	lr   *protocol.Reader // lines of src
 	wmu  sync.Mutex       // serialises writes; Close only tries it
 	w    *protocol.Writer
-	held []protocol.Message // written with the next write (HoldGameOver); guarded by wmu
-	out  []protocol.Message // the messages of one write, reused; guarded by wmu
+	held protocol.Message   // written before the next write's messages (HoldGameOver); nil: none; guarded by wmu
+	out  []protocol.Message // the messages of a write with held, reused; guarded by wmu
 
 	req moveMessages // a move request's messages, made in place by Move (which holds callMu)
 
@@ -410,9 +410,10 @@ func (e *Engine) call(ctx context.Context, op string) error {
 		return err
 	}
 	e.gate.begin(ctx)
-	quiet := e.idle.begin()
-	_, exited := e.gate.exitTime()
-	e.skipDrain = quiet && !exited && !e.lr.Pending()
+	if e.skipDrain = e.idle.begin() && !e.lr.Pending(); e.skipDrain {
+		_, exited := e.gate.exitTime()
+		e.skipDrain = !exited
+	}
 	return nil
 }
 
@@ -601,15 +602,7 @@ func (e *Engine) checkLimits(nodes int64, depth int) error {
 // answer, but it reports a bot that has died or broken the protocol since
 // its last move.
 func (e *Engine) GameOver(ctx context.Context, r game.Result, reason string) error {
-	const op = "gameover"
-	if err := e.call(ctx, op); err != nil {
-		return err
-	}
-	defer e.endCall()
-	if err := e.drain(ctx, op); err != nil {
-		return err
-	}
-	return e.send(ctx, op, time.Now().Add(e.handshake), protocol.GameOver{Result: r, Reason: reason})
+	return e.gameOver(ctx, protocol.GameOver{Result: r, Reason: reason}, false)
 }
 
 // HoldGameOver is GameOver without the write: it checks the bot as
@@ -619,6 +612,11 @@ func (e *Engine) GameOver(ctx context.Context, r game.Result, reason string) err
 // start the bot's next game saves the bot a wake-up and itself a system
 // call. At most one gameover is held: a second replaces the first.
 func (e *Engine) HoldGameOver(ctx context.Context, r game.Result, reason string) error {
+	return e.gameOver(ctx, protocol.GameOver{Result: r, Reason: reason}, true)
+}
+
+// gameOver is GameOver, or HoldGameOver when hold is set.
+func (e *Engine) gameOver(ctx context.Context, msg protocol.GameOver, hold bool) error {
 	const op = "gameover"
 	if err := e.call(ctx, op); err != nil {
 		return err
@@ -627,12 +625,14 @@ func (e *Engine) HoldGameOver(ctx context.Context, r game.Result, reason string)
 	if err := e.drain(ctx, op); err != nil {
 		return err
 	}
-	msg := protocol.GameOver{Result: r, Reason: reason}
+	if !hold {
+		return e.send(ctx, op, time.Now().Add(e.handshake), msg)
+	}
 	if _, err := msg.AppendText(nil); err != nil {
 		return e.fail(KindInvalid, op, err) // as send would find
 	}
 	e.wmu.Lock()
-	e.held = append(e.held[:0], msg)
+	e.held = msg
 	e.wmu.Unlock()
 	return nil
 }
@@ -645,7 +645,7 @@ func (e *Engine) Flush(ctx context.Context) error {
 	}
 	defer e.endCall()
 	e.wmu.Lock()
-	held := len(e.held) > 0
+	held := e.held != nil
 	e.wmu.Unlock()
 	if !held {
 		return nil
@@ -702,7 +702,7 @@ func (e *Engine) shutdown(polite bool) error {
 		// write short.
 		if e.wmu.TryLock() {
 			e.gate.quit(time.Now().Add(quitWriteTimeout))
-			_ = e.w.WriteMessage(append(e.held, protocol.Quit{})...)
+			_ = e.w.WriteMessage(e.withHeld(protocol.Quit{})...)
 			e.held = nil
 			e.wmu.Unlock()
 		}
@@ -772,14 +772,10 @@ func (e *Engine) send(ctx context.Context, op string, deadline time.Time, msgs .
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
 	e.gate.setWrite(deadline)
-	if len(e.held) > 0 {
-		e.out = append(append(e.out[:0], e.held...), msgs...)
-		msgs = e.out
-	}
-	err := e.w.WriteMessage(msgs...)
+	err := e.w.WriteMessage(e.withHeld(msgs...)...)
 	invalid := errors.Is(err, protocol.ErrInvalid) || errors.Is(err, protocol.ErrLineTooLong)
 	if !invalid {
-		e.held = e.held[:0] // written, or lost with a broken bot
+		e.held = nil // written, or lost with a broken bot
 	}
 	clear(e.out)
 	switch {
@@ -798,6 +794,15 @@ func (e *Engine) send(ctx context.Context, op string, deadline time.Time, msgs .
 		return e.fail(KindCrash, op, fmt.Errorf("%s before the %s request", e.gone("closed its input"), op))
 	}
 	return e.fail(KindCrash, op, fmt.Errorf("write to the bot: %w", err))
+}
+
+// withHeld returns msgs after the held gameover, if any. e.wmu is held.
+func (e *Engine) withHeld(msgs ...protocol.Message) []protocol.Message {
+	if e.held == nil {
+		return msgs
+	}
+	e.out = append(append(e.out[:0], e.held), msgs...)
+	return e.out
 }
 
 // gone describes a bot that stopped talking: its exit status if it exits

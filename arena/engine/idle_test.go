@@ -69,8 +69,7 @@ func TestWatchSkipsCheck(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "stray"), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		awaitFile(filepath.Join(dir, "strayed"))
-		time.Sleep(50 * time.Millisecond) // the move is in the pipe before the file is made; this is margin
+		awaitFile(filepath.Join(dir, "strayed")) // the bot writes the move, then makes the file
 		r, err := y.Move(t.Context(), MoveRequest{Legal: []string{"N@b2"}, Deadline: time.Now().Add(patient)})
 		switch {
 		case watch && (err != nil || r.Move != "K@h8"):

@@ -104,8 +104,7 @@ type gamePlay struct {
 
 	names  [2]string
 	eng    [2]*engine.Engine
-	inGame [2]bool // NewGame succeeded: owes a GameOver
-	held   [2]bool // the GameOver is held (see heldEngine)
+	inGame [2]bool // NewGame succeeded: owes a GameOver, held once the game is over (see heldEngine)
 	broken [2]bool // unusable: close instead of returning to the pool
 
 	carry []heldEngine // engines the worker kept for this game; e is nil once taken
@@ -129,7 +128,7 @@ func (gp *gamePlay) release(ctx context.Context) (kept []heldEngine) {
 	for c, e := range gp.eng {
 		switch {
 		case e == nil:
-		case gp.held[c] && !gp.broken[c]:
+		case gp.inGame[c] && !gp.broken[c]: // its gameover is held (finish)
 			kept = append(kept, heldEngine{bot: gp.names[c], e: e, game: gp.rec.ID})
 		default:
 			gp.p.put(gp.names[c], e, gp.broken[c])
@@ -395,9 +394,7 @@ func (gp *gamePlay) finish(ctx context.Context, res game.Result, reason string, 
 			if botsFault(err) {
 				gp.r.logf("game %d: %s: %v", rec.ID, gp.names[c], err)
 			}
-			continue
 		}
-		gp.held[c] = true
 	}
 }
 

@@ -186,8 +186,7 @@ func (p benchPass) pliesPerSecond() float64 { return float64(p.plies) / p.wall.S
 
 // benchReport is what arena bench measured.
 type benchReport struct {
-	floor    time.Duration    // one raw ping-pong exchange between two processes: the mean of
-	floors   [2]time.Duration // the floor measured before and after the concurrency-1 pass
+	floors   [2]time.Duration // one raw ping-pong exchange between two processes, before and after the concurrency-1 pass
 	serial   benchPass
 	parallel benchPass
 	peakHeap uint64 // bytes of heap objects, sampled
@@ -285,12 +284,15 @@ func bench(ctx context.Context, cfg benchConfig) (*benchReport, error) {
 	if rep.floors[1], err = benchFloorTime(ctx, cfg.self, rounds); err != nil {
 		return nil, fmt.Errorf("floor: %w", err)
 	}
-	rep.floor = (rep.floors[0] + rep.floors[1]) / 2
 	if rep.parallel, err = benchTournament(ctx, cfg, cfg.concurrency, cfg.games); err != nil {
 		return nil, err
 	}
 	return rep, nil
 }
+
+// floor is the time of one raw ping-pong exchange between two processes:
+// the mean of the floors measured before and after the concurrency-1 pass.
+func (r *benchReport) floor() time.Duration { return (r.floors[0] + r.floors[1]) / 2 }
 
 // benchFloorTime runs "arena bench-floor" and returns the time of one
 // exchange.
@@ -376,15 +378,15 @@ func (r *benchReport) write(w io.Writer, cfg benchConfig) {
 	fmt.Fprintf(w, "%s, two %s bots, %v a move, %d CPUs (the machine may be shared: compare ratios measured in one run)\n",
 		cfg.game, cfg.bot, cfg.moveTime, runtime.NumCPU())
 	fmt.Fprintf(w, "floor: a raw pipe round trip between two processes takes %s (%s before the concurrency 1 pass, %s after)\n",
-		us(r.floor), us(r.floors[0]), us(r.floors[1]))
+		us(r.floor()), us(r.floors[0]), us(r.floors[1]))
 	for _, p := range []benchPass{r.serial, r.parallel} {
 		fmt.Fprintf(w, "concurrency %d: %d games, %d plies in %v: %.0f plies/s, %.1f games/s\n",
 			p.concurrency, p.games, p.plies, p.wall.Round(time.Millisecond), p.pliesPerSecond(), float64(p.games)/p.wall.Seconds())
 		fmt.Fprintf(w, "  per ply: wall %s (%.1f x floor), runner CPU %s, bots CPU %s\n",
-			us(p.perPly(p.wall)), float64(p.perPly(p.wall))/float64(max(r.floor, 1)), us(p.perPly(p.runnerCPU)), us(p.perPly(p.botsCPU)))
+			us(p.perPly(p.wall)), float64(p.perPly(p.wall))/float64(max(r.floor(), 1)), us(p.perPly(p.runnerCPU)), us(p.perPly(p.botsCPU)))
 		s := p.steady
 		fmt.Fprintf(w, "  steady state (start-up and shutdown left out): wall %s (%.1f x floor), runner CPU %s\n",
-			us(s.perPly(s.wall)), float64(s.perPly(s.wall))/float64(max(r.floor, 1)), us(s.perPly(s.runnerCPU)))
+			us(s.perPly(s.wall)), float64(s.perPly(s.wall))/float64(max(r.floor(), 1)), us(s.perPly(s.runnerCPU)))
 		switch {
 		case p.fitted:
 			f := p.fit

@@ -37,11 +37,11 @@ func BenchmarkArena(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportMetric(float64(rep.floor.Nanoseconds()), "floor-ns")
-			b.ReportMetric(rep.serial.perPly(rep.serial.wall).Seconds()/rep.floor.Seconds(), "c1-wall/floor")
+			b.ReportMetric(float64(rep.floor().Nanoseconds()), "floor-ns")
+			b.ReportMetric(rep.serial.perPly(rep.serial.wall).Seconds()/rep.floor().Seconds(), "c1-wall/floor")
 			b.ReportMetric(float64(rep.serial.perPly(rep.serial.runnerCPU).Nanoseconds()), "c1-cpu-ns/ply")
 			steady := rep.serial.steady
-			b.ReportMetric(steady.perPly(steady.wall).Seconds()/rep.floor.Seconds(), "c1-steady-wall/floor")
+			b.ReportMetric(steady.perPly(steady.wall).Seconds()/rep.floor().Seconds(), "c1-steady-wall/floor")
 			if f := rep.serial.fit; rep.serial.fitted {
 				b.ReportMetric(float64(f.fixed.Nanoseconds()), "c1-fixed-cpu-ns/game")
 				b.ReportMetric(float64(f.perPly.Nanoseconds()), "c1-fit-cpu-ns/ply")
