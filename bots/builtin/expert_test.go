@@ -235,6 +235,45 @@ func TestGainsOrder(t *testing.T) {
 	}
 }
 
+// TestBestMove compares bestMove with playing every legal move and scoring
+// the position it leads to.
+func TestBestMove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range 150 {
+		rules := mustRules(t, "cheversi", []string{"cheversi", "cheversi-classic", "echeversi"}[i%3])
+		st := rules.Start()
+		for _, m := range randomOpening(t, rules, rng.IntN(cheversi.MaxPlies), rng) {
+			if err := st.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := st.(*cheversi.State).Position()
+		us := p.Turn()
+		want, found := 0, false
+		if p.Options().Scoring == cheversi.ScoreAttacks {
+			before := p.Score(us) - p.Score(us.Other())
+			for _, m := range p.GenerateMoves(nil) {
+				q := p
+				q.Play(m)
+				if d := q.Score(us) - q.Score(us.Other()) - before; !found || d > want {
+					want, found = d, true
+				}
+			}
+		}
+		got, m := bestMove(&p, p.Occupied(game.White)|p.Occupied(game.Black))
+		if got != want || (m != 0) != found {
+			t.Fatalf("%s: best gain %d by %v, want %d (a move: %v)", p.Text(), got, m, want, found)
+		}
+		if found {
+			q := p
+			q.Play(m)
+			if d := q.Score(us) - q.Score(us.Other()) - (p.Score(us) - p.Score(us.Other())); d != got {
+				t.Fatalf("%s: %v gains %d, not the %d reported", p.Text(), m, d, got)
+			}
+		}
+	}
+}
+
 // TestExpertCheckersSeed: in checkers too, the same experts play the same
 // game under a node limit, and experts with other seeds break ties
 // otherwise, so that some games differ.
