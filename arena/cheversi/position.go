@@ -229,6 +229,15 @@ func (p *Position) GenerateMoves(dst []Move) []Move {
 	return dst
 }
 
+// Targets returns, for each piece kind (indexed by Piece), the squares the
+// side to move may legally place a piece of that kind on: the squares of
+// GenerateMoves' moves, as bit sets. All are empty when the game is over.
+func (p *Position) Targets() [NumPieces]uint64 {
+	var t moveMasks
+	p.targets(&t)
+	return t
+}
+
 // CountMoves returns the number of legal moves.
 func (p *Position) CountMoves() int {
 	var t moveMasks

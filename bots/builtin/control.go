@@ -24,6 +24,9 @@ type control struct {
 	// that only its limit (or the hard deadline) ends it, whatever the
 	// machine's speed.
 	predict bool
+	// early is the share of limit within which another iteration starts
+	// whatever it is expected to take (0: a third).
+	early float64
 
 	// The times of the last two completed iterations and when the last
 	// one ended, since start.
@@ -70,8 +73,8 @@ func (c *control) iterationDone() {
 // worth starting. Each iteration takes several times as long as the one
 // before (the ratio of the last two, between 2 and 10); the next one is
 // started when it is expected to finish in time, or in any case in the
-// first third of the time, as a stopped iteration may still find a better
-// move.
+// first third of the time (early, when set), as a stopped iteration may
+// still find a better move.
 func (c *control) another() bool {
 	switch {
 	case c.stopped, c.ctx.Err() != nil:
@@ -87,7 +90,11 @@ func (c *control) another() bool {
 		ratio = min(max(float64(c.lastIter)/float64(c.prevIter), 2), 10)
 	}
 	next := time.Duration(float64(c.lastIter) * ratio)
-	return el < c.limit/3 || el+next <= c.limit
+	first := c.limit / 3
+	if c.early > 0 {
+		first = time.Duration(float64(c.limit) * c.early)
+	}
+	return el < first || el+next <= c.limit
 }
 
 func (c *control) elapsed() time.Duration { return time.Since(c.start) }

@@ -69,6 +69,10 @@ func (e *Expert) Choose(ctx context.Context, st game.State, lim Limits) (Result,
 	}
 	o := s.Rules().Options()
 	e.cv.ctl = newControl(ctx, lim)
+	// A stopped iteration keeps the best move it has found, and the first
+	// moves it searches are the likeliest: half of the limit is worth
+	// starting one.
+	e.cv.ctl.early = 0.5
 	e.cv.w = weightsFor(o)
 	e.cv.salt = rulesSalt(o)
 	res, err := e.cv.run(s.Position(), lim)
@@ -81,19 +85,20 @@ func (e *Expert) Choose(ctx context.Context, st game.State, lim Limits) (Result,
 
 // expertBudget returns how long expert may think about the move req asks
 // for. In Cheversi, with a clock, it knows how many moves it has left and
-// that the last two take a moment, so it shares the remaining time among
-// the others. Its limit is twice that share plus the increment, at most
-// half of the remaining time (then capped as Budget caps it): the search
-// starts a new iteration only while it expects to finish it, or within the
-// first third of the limit, so it uses about the share on average, and a
-// stalled machine still leaves it time for the moves to come. Otherwise
-// the budget is Budget's.
+// that the last three take a moment (the search solves them), so it shares
+// the remaining time and the increments to come among the others. Its
+// limit is twice that share, at most three quarters of the remaining time
+// (then capped as Budget caps it): the search starts a new iteration only
+// while it expects to finish it, or within the first third of the limit,
+// so it uses about the share on average, and a stalled machine still
+// leaves it time for the moves to come. Otherwise the budget is Budget's.
 func expertBudget(req sdk.Request, moveTime, overhead time.Duration) time.Duration {
 	if _, ok := req.State.(*cheversi.State); !ok || req.Clock.MoveTime > 0 {
 		return Budget(req.Clock, req.Color, moveTime, overhead)
 	}
 	left := req.Clock.Remaining(req.Color)
 	moves := (cheversi.MaxPlies - req.State.Ply() + 1) / 2 // this one included
-	share := left / time.Duration(max(moves-2, 1))
-	return capBudget(min(2*share+req.Clock.Increment(req.Color), left/2), moveTime, overhead)
+	inc := req.Clock.Increment(req.Color)
+	share := (left + inc*time.Duration(moves-1)) / time.Duration(max(moves-3, 1))
+	return capBudget(min(2*share, left*3/4), moveTime, overhead)
 }

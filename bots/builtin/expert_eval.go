@@ -96,108 +96,177 @@ const (
 )
 
 // features fills f with the features of p (see featAttacks and the
-// others).
-func features(p *cheversi.Position, f *[numFeatures]int32) {
+// others); without exchange, the greedy exchange's (featGain) are left 0.
+func features(p *cheversi.Position, f *[numFeatures]int32, exchange bool) {
 	occ := p.Occupied(game.White) | p.Occupied(game.Black)
 	empty := ^occ
+	var pl [cheversi.MaxPlies]placed
+	n := placedPieces(p, occ, &pl)
+	var s [2][featuresPerSide]int32
+	var union, near [2]uint64
 	for c := range game.Color(2) {
-		var s [featuresPerSide]int32
-		var union, near uint64
 		for b := p.Occupied(c); b != 0; b &= b - 1 {
-			near |= neighbours[bits.TrailingZeros64(b)]
+			near[c] |= neighbours[bits.TrailingZeros64(b)]
 		}
-		near &= empty
+		near[c] &= empty
 		for k := range cheversi.Piece(cheversi.NumPieces) {
-			pcs := p.Pieces(c, k)
-			s[featUnplaced+k] = int32(k.Count() - bits.OnesCount64(pcs))
-			n, exposed := 0, 0
-			for b := pcs; b != 0; b &= b - 1 {
-				sq := cheversi.Square(bits.TrailingZeros64(b))
-				a := cheversi.Attacks(k, sq, occ) & empty
-				n += bits.OnesCount64(a)
-				exposed += bits.OnesCount64(a & near)
-				union |= a
-				if k == cheversi.Queen || k == cheversi.Rook || k == cheversi.Bishop {
-					s[featFar] += int32(bits.OnesCount64(a &^ neighbours[sq]))
-				}
-			}
-			s[featAttacks+k] = int32(n)
-			s[featExposed] += int32(exposed)
+			s[c][featUnplaced+k] = int32(k.Count() - bits.OnesCount64(p.Pieces(c, k)))
 		}
-		s[featUnion] = int32(bits.OnesCount64(union))
-		s[featRoom] = int32(bits.OnesCount64(near))
-		copy(f[int(c)*featuresPerSide:], s[:])
+	}
+	for _, x := range pl[:n] {
+		c := x.color
+		s[c][featAttacks+x.kind] += int32(bits.OnesCount64(x.a))
+		s[c][featExposed] += int32(bits.OnesCount64(x.a & near[c]))
+		union[c] |= x.a
+		if slides(x.kind) {
+			s[c][featFar] += int32(bits.OnesCount64(x.a &^ neighbours[x.sq]))
+		}
+	}
+	for c := range game.Color(2) {
+		s[c][featUnion] = int32(bits.OnesCount64(union[c]))
+		s[c][featRoom] = int32(bits.OnesCount64(near[c]))
+		copy(f[int(c)*featuresPerSide:], s[c][:])
+	}
+	if !exchange {
+		f[featBias] = 1
+		return
 	}
 	// A greedy exchange: the mover's best gain, then the reply's.
-	if g, m := bestMove(p, occ); m != 0 {
+	if g, m := bestMove(p, occ, pl[:n]); m != 0 {
 		f[int(p.Turn())*featuresPerSide+featGain] = int32(g)
 		q := *p
 		q.Play(m)
-		g, _ = bestMove(&q, occ|1<<m.Square())
+		n = placeOn(&pl, n, m, p.Turn(), occ)
+		g, _ = bestMove(&q, occ|1<<m.Square(), pl[:n])
 		f[int(q.Turn())*featuresPerSide+featGain] = int32(g)
 	}
 	f[featBias] = 1
+}
+
+// placed is a piece on the board and the empty squares it attacks.
+type placed struct {
+	a     uint64
+	sq    cheversi.Square
+	kind  cheversi.Piece
+	color game.Color
+}
+
+// slides reports whether pieces of kind k slide: the queen, rooks and
+// bishops.
+func slides(k cheversi.Piece) bool {
+	return k == cheversi.Queen || k == cheversi.Rook || k == cheversi.Bishop
+}
+
+// placedPieces fills pl with p's pieces (occ: its occupied squares) and
+// returns how many there are.
+func placedPieces(p *cheversi.Position, occ uint64, pl *[cheversi.MaxPlies]placed) int {
+	n := 0
+	for c := range game.Color(2) {
+		for k := range cheversi.Piece(cheversi.NumPieces) {
+			for b := p.Pieces(c, k); b != 0 && n < len(pl); b &= b - 1 {
+				sq := cheversi.Square(bits.TrailingZeros64(b))
+				pl[n] = placed{a: cheversi.Attacks(k, sq, occ) &^ occ, sq: sq, kind: k, color: c}
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// placeOn updates the n pieces of pl, on the squares occ, for m played by
+// side c: m's square is no longer empty, and the sliders' lines through it
+// stop there. It adds m's piece and returns the new count.
+func placeOn(pl *[cheversi.MaxPlies]placed, n int, m cheversi.Move, c game.Color, occ uint64) int {
+	sq := m.Square()
+	bit := uint64(1) << sq
+	for i := range pl[:n] {
+		x := &pl[i]
+		switch {
+		case x.a&bit == 0:
+		case slides(x.kind):
+			x.a &^= bit | lines[dirOf[x.sq][sq]][sq]
+		default:
+			x.a &^= bit
+		}
+	}
+	if n == len(pl) {
+		return n
+	}
+	occ |= bit
+	pl[n] = placed{a: cheversi.Attacks(m.Piece(), sq, occ) &^ occ, sq: sq, kind: m.Piece(), color: c}
+	return n + 1
 }
 
 // bestMove returns the legal move of the side to move in p that gains the
 // most at once, and its gain: the change it makes to the score difference,
 // the mover's score less the other side's. Under square scoring, or when
 // there is no legal move, it returns 0 and the zero Move. occ is p's
-// occupied squares.
+// occupied squares and pl its pieces (see placedPieces).
 //
 // A placement on an empty square adds the squares the new piece attacks,
 // takes one point from every piece attacking the square, and from every
 // slider whose line runs through it the empty squares beyond, up to the
 // next piece or the edge.
-func bestMove(p *cheversi.Position, occ uint64) (int, cheversi.Move) {
+func bestMove(p *cheversi.Position, occ uint64, pl []placed) (int, cheversi.Move) {
 	if p.Ply() >= cheversi.MaxPlies || p.Options().Scoring != cheversi.ScoreAttacks {
 		return 0, 0
 	}
-	var buf [cheversi.NumPieces * cheversi.NumSquares]cheversi.Move
-	moves := p.GenerateMoves(buf[:0])
+	t := p.Targets()
+	// A queen attacks what a rook or a bishop on its square would, so a
+	// rook or bishop never gains more than a queen that may go there.
+	t[cheversi.Rook] &^= t[cheversi.Queen]
+	t[cheversi.Bishop] &^= t[cheversi.Queen]
 	var to uint64 // the squares some move goes to
-	for _, m := range moves {
-		to |= 1 << m.Square()
+	for _, b := range t {
+		to |= b
 	}
+	if to == 0 {
+		return 0, 0
+	}
+	empty := ^occ
 	us := p.Turn()
 	// lost[sq], for the squares of to: what a piece placed on sq takes from
 	// the other side's score, less what it takes from the mover's.
 	var lost [cheversi.NumSquares]int16
-	for c := range game.Color(2) {
+	for _, x := range pl {
 		sign := int16(1)
-		if c == us {
+		if x.color == us {
 			sign = -1
 		}
-		for k := range cheversi.Piece(cheversi.NumPieces) {
-			for b := p.Pieces(c, k); b != 0; b &= b - 1 {
-				sq := bits.TrailingZeros64(b)
-				if k == cheversi.King || k == cheversi.Knight {
-					for a := cheversi.Attacks(k, cheversi.Square(sq), 0) & to; a != 0; a &= a - 1 {
-						lost[bits.TrailingZeros64(a)&63] += sign
-					}
-					continue
-				}
-				for dirs := sliderDirs(k); dirs != 0; dirs &= dirs - 1 {
-					d := bits.TrailingZeros8(dirs)
-					run := emptyRun(d, sq, occ)
-					// A square's loss is the run's squares from it on.
-					for a := run & to; a != 0; a &= a - 1 {
-						x := bits.TrailingZeros64(a) & 63
-						lost[x] += sign * int16(1+bits.OnesCount64(run&lines[d][x]))
-					}
-				}
+		if !slides(x.kind) {
+			for a := x.a & to; a != 0; a &= a - 1 {
+				lost[bits.TrailingZeros64(a)&63] += sign
 			}
+			continue
+		}
+		// A slider also loses the squares of its line beyond.
+		for a := x.a & to; a != 0; a &= a - 1 {
+			y := bits.TrailingZeros64(a) & 63
+			lost[y] += sign * int16(1+bits.OnesCount64(x.a&lines[dirOf[x.sq][y]][y]))
 		}
 	}
 	best := math.MinInt
 	var bm cheversi.Move
-	for _, m := range moves {
-		k, sq := m.Piece(), m.Square()
-		if int(maxReach[k][sq])+int(lost[sq]) <= best {
-			continue
+	// The king and the knights first: their gains cost a table look-up.
+	for _, k := range [2]cheversi.Piece{cheversi.King, cheversi.Knight} {
+		for b := t[k]; b != 0; b &= b - 1 {
+			sq := cheversi.Square(bits.TrailingZeros64(b))
+			if v := bits.OnesCount64(reach[k][sq]&empty) + int(lost[sq]); v > best {
+				best, bm = v, cheversi.NewMove(k, sq)
+			}
 		}
-		if v := bits.OnesCount64(cheversi.Attacks(k, sq, occ)&^occ) + int(lost[sq]); v > best {
-			best, bm = v, m
+	}
+	// Then the sliders, where their bound can beat the best: a slider
+	// attacks at most the empty squares of its lines.
+	for _, k := range [3]cheversi.Piece{cheversi.Queen, cheversi.Rook, cheversi.Bishop} {
+		for b := t[k]; b != 0; b &= b - 1 {
+			sq := cheversi.Square(bits.TrailingZeros64(b))
+			if bits.OnesCount64(reach[k][sq]&empty)+int(lost[sq]) <= best {
+				continue
+			}
+			if v := bits.OnesCount64(cheversi.Attacks(k, sq, occ)&empty) + int(lost[sq]); v > best {
+				best, bm = v, cheversi.NewMove(k, sq)
+			}
 		}
 	}
 	if best == math.MinInt {
@@ -206,32 +275,17 @@ func bestMove(p *cheversi.Position, occ uint64) (int, cheversi.Move) {
 	return best, bm
 }
 
-// maxReach[k][sq]: the squares a piece of kind k on sq attacks on an empty
+// reach[k][sq]: the squares a piece of kind k on sq attacks on an empty
 // board.
-var maxReach [cheversi.NumPieces][cheversi.NumSquares]int8
+var reach [cheversi.NumPieces][cheversi.NumSquares]uint64
 
 func init() {
 	for k := range cheversi.Piece(cheversi.NumPieces) {
 		for sq := range cheversi.Square(cheversi.NumSquares) {
-			maxReach[k][sq] = int8(bits.OnesCount64(cheversi.Attacks(k, sq, 0)))
+			reach[k][sq] = cheversi.Attacks(k, sq, 0)
 		}
 	}
 }
-
-// sliderDirs returns the directions, as a bit set of indexes into lines,
-// a slider of kind k moves in.
-func sliderDirs(k cheversi.Piece) uint8 {
-	switch k {
-	case cheversi.Rook:
-		return 0b00110011
-	case cheversi.Bishop:
-		return 0b11001100
-	}
-	return 0xff
-}
-
-// Directions of lines: dirNeg and after step towards lower squares.
-const dirNeg = 4
 
 // lines[d][sq] holds the squares from sq to the edge in direction d: the
 // rook's north, east, north-east, north-west (towards higher squares), then
@@ -250,30 +304,40 @@ func init() {
 	}
 }
 
-// emptyRun returns the empty squares from sq in direction d up to the
-// first occupied square or the edge.
-func emptyRun(d, sq int, occ uint64) uint64 {
-	a := lines[d][sq]
-	if b := a & occ; b != 0 {
-		s := bits.TrailingZeros64(b)
-		if d >= dirNeg {
-			s = 63 - bits.LeadingZeros64(b)
+// dirOf[a][b] is the direction (an index into lines) from a to b when b is
+// on one of a's lines.
+var dirOf [cheversi.NumSquares][cheversi.NumSquares]uint8
+
+func init() {
+	for d := range lines {
+		for a := range cheversi.NumSquares {
+			for b := lines[d][a]; b != 0; b &= b - 1 {
+				dirOf[a][bits.TrailingZeros64(b)] = uint8(d)
+			}
 		}
-		a &^= lines[d][s] | 1<<s
 	}
-	return a
 }
 
 // evaluate returns the evaluation of p for the side to move, in
 // 1/evalScale points, within ±maxEval. At the end of the game it returns
 // the true score difference.
 func (w *expertWeights) evaluate(p *cheversi.Position) int {
+	return w.eval(p, true)
+}
+
+// estimate is evaluate without the greedy exchange, several times cheaper:
+// good enough to order moves by.
+func (w *expertWeights) estimate(p *cheversi.Position) int {
+	return w.eval(p, false)
+}
+
+func (w *expertWeights) eval(p *cheversi.Position, exchange bool) int {
 	us := p.Turn()
 	if p.Ply() >= cheversi.MaxPlies {
 		return evalScale * (p.Score(us) - p.Score(us.Other()))
 	}
 	var f [numFeatures]int32
-	features(p, &f)
+	features(p, &f, exchange)
 	row := &w[p.Ply()]
 	var v int64
 	for i, x := range f {

@@ -131,7 +131,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		case depth >= fullOrderDepth:
 			q := *p
 			q.Play(m)
-			o += int32(-s.w.evaluate(&q)) << 12
+			o += int32(-s.w.estimate(&q)) << 12
 		default:
 			o += int32(g.of(m)) << 12
 		}

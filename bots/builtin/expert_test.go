@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"context"
 	"math/bits"
 	"math/rand/v2"
@@ -158,12 +159,13 @@ func TestExpertBudget(t *testing.T) {
 		moveTime time.Duration
 		want     time.Duration
 	}{
-		// Ply 4: White has 6 moves left; the last two are quick, so its
-		// share is a quarter of the clock; twice that plus the increment
-		// is more than half of the clock, which caps it; less 10 ms.
-		{"cheversi clock", st, clock, 0, time.Second/2 - 10*time.Millisecond},
-		// Ply 2: seven moves left, a fifth of the clock each; twice that.
-		{"cheversi ply 2", early, protocol.Clock{WTime: 10 * time.Second, BTime: 10 * time.Second}, 0, 4*time.Second - 10*time.Millisecond},
+		// Ply 4: White has 6 moves left; the last three are quick, so its
+		// share is a third of the clock and the five increments to come
+		// (500 ms); twice that is more than three quarters of the clock,
+		// which caps it; less 10 ms.
+		{"cheversi clock", st, clock, 0, 750*time.Millisecond - 10*time.Millisecond},
+		// Ply 2: seven moves left, a quarter of the clock each; twice that.
+		{"cheversi ply 2", early, protocol.Clock{WTime: 10 * time.Second, BTime: 10 * time.Second}, 0, 5*time.Second - 10*time.Millisecond},
 		{"cheversi clock capped", st, clock, 100 * time.Millisecond, 90 * time.Millisecond},
 		{"fixed move time", st, protocol.Clock{MoveTime: 200 * time.Millisecond}, 0, 170 * time.Millisecond},
 		{"checkers", ck, clock, 0, Budget(clock, game.Black, 0, 10*time.Millisecond)},
@@ -174,14 +176,14 @@ func TestExpertBudget(t *testing.T) {
 			t.Errorf("%s: budget %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	// The last move of each side may take half of what is left.
+	// The last move of each side may take three quarters of what is left.
 	for st.Ply() < cheversi.MaxPlies-2 {
 		if err := st.Play(st.LegalMoves(nil)[0]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	req := sdk.Request{State: st, Clock: clock, Color: st.Turn()}
-	if got, want := expertBudget(req, 0, 0), time.Second/2; got != want {
+	if got, want := expertBudget(req, 0, 0), 750*time.Millisecond; got != want {
 		t.Errorf("ply %d: budget %v, want %v", st.Ply(), got, want)
 	}
 }
@@ -260,7 +262,9 @@ func TestBestMove(t *testing.T) {
 				}
 			}
 		}
-		got, m := bestMove(&p, p.Occupied(game.White)|p.Occupied(game.Black))
+		occ := p.Occupied(game.White) | p.Occupied(game.Black)
+		var pl [cheversi.MaxPlies]placed
+		got, m := bestMove(&p, occ, pl[:placedPieces(&p, occ, &pl)])
 		if got != want || (m != 0) != found {
 			t.Fatalf("%s: best gain %d by %v, want %d (a move: %v)", p.Text(), got, m, want, found)
 		}
@@ -269,6 +273,17 @@ func TestBestMove(t *testing.T) {
 			q.Play(m)
 			if d := q.Score(us) - q.Score(us.Other()) - (p.Score(us) - p.Score(us.Other())); d != got {
 				t.Fatalf("%s: %v gains %d, not the %d reported", p.Text(), m, d, got)
+			}
+			// placeOn makes the pieces of the position after m from
+			// those before.
+			n := placeOn(&pl, placedPieces(&p, occ, &pl), m, us, occ)
+			var want [cheversi.MaxPlies]placed
+			wn := placedPieces(&q, occ|1<<m.Square(), &want)
+			got := slices.Clone(pl[:n])
+			slices.SortFunc(got, func(a, b placed) int { return cmp.Compare(a.sq, b.sq) })
+			slices.SortFunc(want[:wn], func(a, b placed) int { return cmp.Compare(a.sq, b.sq) })
+			if !slices.Equal(got, want[:wn]) {
+				t.Fatalf("%s, then %v: placeOn gives %v, want %v", p.Text(), m, got, want[:wn])
 			}
 		}
 	}

@@ -29,7 +29,7 @@ var WeightSetNames = [numWeightSets]string{
 // Features returns the features of p.
 func Features(p *cheversi.Position) [numFeatures]int32 {
 	var f [numFeatures]int32
-	features(p, &f)
+	features(p, &f, true)
 	return f
 }
 
