@@ -245,14 +245,17 @@ func bestMove(p *cheversi.Position, occ uint64, pl []placed) (int, cheversi.Move
 			lost[y] += sign * int16(1+bits.OnesCount64(x.a&lines[dirOf[x.sq][y]][y]))
 		}
 	}
+	// Of the moves that gain the most, the first in GenerateMoves' order
+	// (a Move's order) is taken.
 	best := math.MinInt
 	var bm cheversi.Move
 	// The king and the knights first: their gains cost a table look-up.
 	for _, k := range [2]cheversi.Piece{cheversi.King, cheversi.Knight} {
 		for b := t[k]; b != 0; b &= b - 1 {
 			sq := cheversi.Square(bits.TrailingZeros64(b))
-			if v := bits.OnesCount64(reach[k][sq]&empty) + int(lost[sq]); v > best {
-				best, bm = v, cheversi.NewMove(k, sq)
+			v, m := bits.OnesCount64(reach[k][sq]&empty)+int(lost[sq]), cheversi.NewMove(k, sq)
+			if v > best || v == best && m < bm {
+				best, bm = v, m
 			}
 		}
 	}
@@ -261,11 +264,12 @@ func bestMove(p *cheversi.Position, occ uint64, pl []placed) (int, cheversi.Move
 	for _, k := range [3]cheversi.Piece{cheversi.Queen, cheversi.Rook, cheversi.Bishop} {
 		for b := t[k]; b != 0; b &= b - 1 {
 			sq := cheversi.Square(bits.TrailingZeros64(b))
-			if bits.OnesCount64(reach[k][sq]&empty)+int(lost[sq]) <= best {
+			m := cheversi.NewMove(k, sq)
+			if bound := bits.OnesCount64(reach[k][sq]&empty) + int(lost[sq]); bound < best || bound == best && m > bm {
 				continue
 			}
-			if v := bits.OnesCount64(cheversi.Attacks(k, sq, occ)&empty) + int(lost[sq]); v > best {
-				best, bm = v, cheversi.NewMove(k, sq)
+			if v := bits.OnesCount64(cheversi.Attacks(k, sq, occ)&empty) + int(lost[sq]); v > best || v == best && m < bm {
+				best, bm = v, m
 			}
 		}
 	}
