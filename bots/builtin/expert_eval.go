@@ -329,12 +329,14 @@ func (w *expertWeights) evaluate(p *cheversi.Position) int {
 	return w.eval(p, true)
 }
 
-// estimate is evaluate without the greedy exchange, several times cheaper:
-// good enough to order moves by.
+// estimate is evaluate without the greedy exchange, which costs most of an
+// evaluation: good enough to order moves by.
 func (w *expertWeights) estimate(p *cheversi.Position) int {
 	return w.eval(p, false)
 }
 
+// eval is evaluate, with the greedy exchange's features when exchange is
+// set and without them otherwise.
 func (w *expertWeights) eval(p *cheversi.Position, exchange bool) int {
 	us := p.Turn()
 	if p.Ply() >= cheversi.MaxPlies {
