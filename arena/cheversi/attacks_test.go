@@ -84,3 +84,57 @@ func TestAttacksScore(t *testing.T) {
 		}
 	}
 }
+
+// TestBeyond compares Beyond with stepping along the eight directions.
+func TestBeyond(t *testing.T) {
+	steps := [][2]int{{0, 1}, {1, 0}, {1, 1}, {-1, 1}, {0, -1}, {-1, 0}, {-1, -1}, {1, -1}}
+	on := func(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
+	for from := range Square(NumSquares) {
+		want := map[Square]uint64{} // to: the squares past it; none off the lines
+		for _, st := range steps {
+			var line []Square
+			for f, r := int(from)%8+st[0], int(from)/8+st[1]; on(f, r); f, r = f+st[0], r+st[1] {
+				line = append(line, Square(8*r+f))
+			}
+			for i, to := range line {
+				for _, x := range line[i+1:] {
+					want[to] |= 1 << x
+				}
+			}
+		}
+		for to := range Square(NumSquares) {
+			if got := Beyond(from, to); got != want[to] {
+				t.Fatalf("Beyond(%v, %v) = %#x, want %#x", from, to, got, want[to])
+			}
+		}
+	}
+	if got := Beyond(NumSquares, 0); got != 0 {
+		t.Errorf("Beyond(invalid, a1) = %#x, want 0", got)
+	}
+}
+
+// TestTargets: the target squares are those of the legal moves, piece kind
+// by piece kind, under every rule set.
+func TestTargets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, preset := range []string{"cheversi", "cheversi-classic", "echeversi"} {
+		r := mustRules(t, preset)
+		for range 100 {
+			p := r.StartPosition()
+			for {
+				var want [NumPieces]uint64
+				moves := p.GenerateMoves(nil)
+				for _, m := range moves {
+					want[m.Piece()] |= 1 << m.Square()
+				}
+				if got := p.Targets(); got != want {
+					t.Fatalf("%s, %s: Targets %#x, want %#x", preset, p.Text(), got, want)
+				}
+				if len(moves) == 0 {
+					break
+				}
+				p.Play(moves[rng.IntN(len(moves))])
+			}
+		}
+	}
+}

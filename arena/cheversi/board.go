@@ -152,6 +152,9 @@ var (
 	kingAttacks   [NumSquares]uint64
 	knightAttacks [NumSquares]uint64
 	rays          [numDirs][NumSquares]uint64
+	// rayDir[a][b] is the direction of the ray from a through b, or
+	// numDirs when b is on none of a's rays.
+	rayDir [NumSquares][NumSquares]uint8
 )
 
 func init() {
@@ -174,6 +177,31 @@ func init() {
 			}
 		}
 	}
+	for a := range NumSquares {
+		for b := range NumSquares {
+			rayDir[a][b] = numDirs
+		}
+		for d := range numDirs {
+			for b := rays[d][a]; b != 0; b &= b - 1 {
+				rayDir[a][bits.TrailingZeros64(b)] = uint8(d)
+			}
+		}
+	}
+}
+
+// Beyond returns the squares past to on the line from from through to, up
+// to the edge of the board: what a slider on from would see beyond to on
+// an empty board. It returns 0 when to is not on a rank, file or diagonal
+// of from, or a square is invalid.
+func Beyond(from, to Square) uint64 {
+	if from >= NumSquares || to >= NumSquares {
+		return 0
+	}
+	d := rayDir[from][to]
+	if d == numDirs {
+		return 0
+	}
+	return rays[d][to]
 }
 
 // neighbours returns the squares adjacent (the eight king steps) to at

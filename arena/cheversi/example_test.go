@@ -3,6 +3,7 @@ package cheversi_test
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
@@ -106,4 +107,18 @@ func ExampleRules_ParsePosition() {
 	// Output:
 	// 248 Q@a1 8/8/8/4q3/4K3/8/8/Q7 b 3 a1
 	// 23 22
+}
+
+func ExampleBeyond() {
+	a1, c3 := cheversi.Square(0), cheversi.Square(2+8*2)
+	// A bishop on a1 would see these squares past c3 on an empty board.
+	var past []cheversi.Square
+	for b := cheversi.Beyond(a1, c3); b != 0; b &= b - 1 {
+		past = append(past, cheversi.Square(bits.TrailingZeros64(b)))
+	}
+	fmt.Println(past)
+	fmt.Println(cheversi.Beyond(a1, cheversi.Square(1+8*2)) == 0) // b3 is on no line of a1
+	// Output:
+	// [d4 e5 f6 g7 h8]
+	// true
 }

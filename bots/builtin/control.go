@@ -25,7 +25,7 @@ type control struct {
 	// machine's speed.
 	predict bool
 	// early is the share of limit within which another iteration starts
-	// whatever it is expected to take (0: a third).
+	// whatever it is expected to take.
 	early float64
 
 	// The times of the last two completed iterations and when the last
@@ -35,7 +35,7 @@ type control struct {
 
 func newControl(ctx context.Context, lim Limits) *control {
 	return &control{ctx: ctx, start: time.Now(), limit: lim.Time, maxNodes: lim.Nodes,
-		predict: lim.Nodes == 0 && lim.Depth == 0}
+		predict: lim.Nodes == 0 && lim.Depth == 0, early: 1.0 / 3}
 }
 
 // poll counts a node and reports whether the search must stop. Once it has
@@ -73,8 +73,8 @@ func (c *control) iterationDone() {
 // worth starting. Each iteration takes several times as long as the one
 // before (the ratio of the last two, between 2 and 10); the next one is
 // started when it is expected to finish in time, or in any case in the
-// first third of the time (early, when set), as a stopped iteration may
-// still find a better move.
+// first part of the time (early: a third unless the player sets more), as
+// a stopped iteration may still find a better move.
 func (c *control) another() bool {
 	switch {
 	case c.stopped, c.ctx.Err() != nil:
@@ -90,11 +90,7 @@ func (c *control) another() bool {
 		ratio = min(max(float64(c.lastIter)/float64(c.prevIter), 2), 10)
 	}
 	next := time.Duration(float64(c.lastIter) * ratio)
-	first := c.limit / 3
-	if c.early > 0 {
-		first = time.Duration(float64(c.limit) * c.early)
-	}
-	return el < first || el+next <= c.limit
+	return el < time.Duration(float64(c.limit)*c.early) || el+next <= c.limit
 }
 
 func (c *control) elapsed() time.Duration { return time.Since(c.start) }

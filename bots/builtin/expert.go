@@ -89,9 +89,10 @@ func (e *Expert) Choose(ctx context.Context, st game.State, lim Limits) (Result,
 // the remaining time and the increments to come among the others. Its
 // limit is twice that share, at most three quarters of the remaining time
 // (then capped as Budget caps it): the search starts a new iteration only
-// while it expects to finish it, or within the first third of the limit,
-// so it uses about the share on average, and a stalled machine still
-// leaves it time for the moves to come. Otherwise the budget is Budget's.
+// while it expects to finish it, or within the first half of the limit
+// (see Choose), so it uses about the share on average, and a stalled
+// machine still leaves it time for the moves to come. Otherwise the budget
+// is Budget's.
 func expertBudget(req sdk.Request, moveTime, overhead time.Duration) time.Duration {
 	if _, ok := req.State.(*cheversi.State); !ok || req.Clock.MoveTime > 0 {
 		return Budget(req.Clock, req.Color, moveTime, overhead)
