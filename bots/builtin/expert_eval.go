@@ -95,13 +95,13 @@ const (
 	numWeightSets
 )
 
-// features fills f with the features of p (see featAttacks and the
-// others); without exchange, the greedy exchange's (featGain) are left 0.
-func features(p *cheversi.Position, f *[numFeatures]int32, exchange bool) {
-	occ := p.Occupied(game.White) | p.Occupied(game.Black)
+// features fills f with the features of p, whose pieces are ps (see
+// featAttacks and the others); without exchange, the greedy exchange's
+// (featGain) are left 0.
+func features(p *cheversi.Position, ps *pieces, f *[numFeatures]int32, exchange bool) {
+	occ := ps.occ
 	empty := ^occ
-	var pl [cheversi.MaxPlies]placed
-	n := placedPieces(p, occ, &pl)
+	pl, n := ps.pl, ps.n // the exchange changes them
 	var s [2][featuresPerSide]int32
 	var union, near [2]uint64
 	for c := range game.Color(2) {
@@ -136,7 +136,7 @@ func features(p *cheversi.Position, f *[numFeatures]int32, exchange bool) {
 		f[int(p.Turn())*featuresPerSide+featGain] = int32(g)
 		q := *p
 		q.Play(m)
-		n = placeOn(&pl, n, m, p.Turn(), occ)
+		n = placeOn(&pl, n, m, p.Turn(), occ, &pl)
 		g, _ = bestMove(&q, occ|1<<m.Square(), pl[:n])
 		f[int(q.Turn())*featuresPerSide+featGain] = int32(g)
 	}
@@ -156,6 +156,29 @@ func slides(k cheversi.Piece) bool {
 	return k == cheversi.Queen || k == cheversi.Rook || k == cheversi.Bishop
 }
 
+// pieces are the pieces of a position, with the squares they attack, and
+// its occupied squares. A search derives those of a position from its
+// parent's (see after), which is cheaper than finding every piece's
+// attacks again.
+type pieces struct {
+	occ uint64
+	n   int
+	pl  [cheversi.MaxPlies]placed
+}
+
+// of sets ps to the pieces of p.
+func (ps *pieces) of(p *cheversi.Position) {
+	ps.occ = p.Occupied(game.White) | p.Occupied(game.Black)
+	ps.n = placedPieces(p, ps.occ, &ps.pl)
+}
+
+// after sets ps to the pieces of the position that follows parent's when
+// side c plays m there.
+func (ps *pieces) after(parent *pieces, m cheversi.Move, c game.Color) {
+	ps.n = placeOn(&ps.pl, parent.n, m, c, parent.occ, &parent.pl)
+	ps.occ = parent.occ | 1<<m.Square()
+}
+
 // placedPieces fills pl with p's pieces (occ: its occupied squares) and
 // returns how many there are.
 func placedPieces(p *cheversi.Position, occ uint64, pl *[cheversi.MaxPlies]placed) int {
@@ -172,14 +195,14 @@ func placedPieces(p *cheversi.Position, occ uint64, pl *[cheversi.MaxPlies]place
 	return n
 }
 
-// placeOn updates the n pieces of pl, on the squares occ, for m played by
-// side c: m's square is no longer empty, and the sliders' lines through it
-// stop there. It adds m's piece and returns the new count.
-func placeOn(pl *[cheversi.MaxPlies]placed, n int, m cheversi.Move, c game.Color, occ uint64) int {
+// placeOn sets pl to the n pieces of from, on the squares occ, updated for
+// m played by side c: m's square is no longer empty, and the sliders'
+// lines through it stop there. It adds m's piece and returns the new
+// count. from may be pl.
+func placeOn(pl *[cheversi.MaxPlies]placed, n int, m cheversi.Move, c game.Color, occ uint64, from *[cheversi.MaxPlies]placed) int {
 	sq := m.Square()
 	bit := uint64(1) << sq
-	for i := range pl[:n] {
-		x := &pl[i]
+	for i, x := range from[:n] {
 		switch {
 		case x.a&bit == 0:
 		case slides(x.kind):
@@ -187,6 +210,7 @@ func placeOn(pl *[cheversi.MaxPlies]placed, n int, m cheversi.Move, c game.Color
 		default:
 			x.a &^= bit
 		}
+		pl[i] = x
 	}
 	if n == len(pl) {
 		return n
@@ -293,26 +317,26 @@ func init() {
 
 // evaluate returns the evaluation of p for the side to move, in
 // 1/evalScale points, within ±maxEval. At the end of the game it returns
-// the true score difference.
-func (w *expertWeights) evaluate(p *cheversi.Position) int {
-	return w.eval(p, true)
+// the true score difference. ps are p's pieces.
+func (w *expertWeights) evaluate(p *cheversi.Position, ps *pieces) int {
+	return w.eval(p, ps, true)
 }
 
 // estimate is evaluate without the greedy exchange, which costs most of an
 // evaluation: good enough to order moves by.
-func (w *expertWeights) estimate(p *cheversi.Position) int {
-	return w.eval(p, false)
+func (w *expertWeights) estimate(p *cheversi.Position, ps *pieces) int {
+	return w.eval(p, ps, false)
 }
 
 // eval is evaluate, with the greedy exchange's features when exchange is
 // set and without them otherwise.
-func (w *expertWeights) eval(p *cheversi.Position, exchange bool) int {
+func (w *expertWeights) eval(p *cheversi.Position, ps *pieces, exchange bool) int {
 	us := p.Turn()
 	if p.Ply() >= cheversi.MaxPlies {
 		return evalScale * (p.Score(us) - p.Score(us.Other()))
 	}
 	var f [numFeatures]int32
-	features(p, &f, exchange)
+	features(p, ps, &f, exchange)
 	row := &w[p.Ply()]
 	var v int64
 	for i, x := range f {

@@ -22,6 +22,27 @@ type exSearch struct {
 	// players with different seeds break ties between equally scored
 	// moves differently (and still deterministically).
 	seed uint64
+	// ps[ply] holds the pieces of the position at ply when known[ply] is
+	// set; via[ply] is the move that led there from ply-1. A node finds
+	// its pieces from its parent's when the parent has them (see
+	// piecesAt).
+	ps    [cheversi.MaxPlies + 2]pieces
+	known [cheversi.MaxPlies + 2]bool
+	via   [cheversi.MaxPlies + 2]cheversi.Move
+}
+
+// piecesAt returns the pieces of p, the position at ply.
+func (s *exSearch) piecesAt(p *cheversi.Position, ply int) *pieces {
+	ps := &s.ps[ply]
+	if !s.known[ply] {
+		if ply > 0 && s.known[ply-1] {
+			ps.after(&s.ps[ply-1], s.via[ply], p.Turn().Other())
+		} else {
+			ps.of(p)
+		}
+		s.known[ply] = true
+	}
+	return ps
 }
 
 // run searches p by iterative deepening within the control's limits. The
@@ -36,6 +57,8 @@ func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 	}
 	shuffleMoves(root, s.seed, p.Hash())
 	s.newRoot()
+	s.ps[0].of(&p)
+	s.known[0] = true
 	r := rootSearch[cheversi.Move]{
 		tt:       s.tt,
 		key:      p.Hash() ^ s.salt,
@@ -44,11 +67,14 @@ func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 		static: func(m cheversi.Move) int {
 			q := p
 			q.Play(m)
-			return -s.w.evaluate(&q)
+			var ps pieces
+			ps.after(&s.ps[0], m, p.Turn())
+			return -s.w.evaluate(&q, &ps)
 		},
 		search: func(m cheversi.Move, depth, alpha, beta int) int {
 			q := p
 			q.Play(m)
+			s.via[1] = m
 			return -s.negamax(&q, depth-1, -beta, -alpha, 1)
 		},
 		code: cvCode,
@@ -98,6 +124,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 	if s.ctl.poll() {
 		return 0
 	}
+	s.known[ply] = false
 	left := cheversi.MaxPlies - p.Ply()
 	if left == 0 {
 		return result(p)
@@ -109,7 +136,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		if p.CountMoves() == 0 {
 			return -(WinScore - ply)
 		}
-		return s.w.evaluate(p)
+		return s.w.evaluate(p, s.piecesAt(p, ply))
 	}
 	if depth == 1 && left == 1 {
 		return s.lastMove(p, beta, ply)
@@ -120,9 +147,10 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 	}
 	us := p.Turn()
 	order := s.order[ply][:len(moves)]
+	ps := s.piecesAt(p, ply)
 	var g gains
 	if depth < fullOrderDepth {
-		g.init(p, s.w)
+		g.init(p, ps, s.w)
 	}
 	for i, m := range moves {
 		o, first := s.first(us, ply, m, n.ttMove)
@@ -131,7 +159,9 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		case depth >= fullOrderDepth:
 			q := *p
 			q.Play(m)
-			o += int32(-s.w.estimate(&q)) << 12
+			var c pieces
+			c.after(ps, m, us)
+			o += int32(-s.w.estimate(&q, &c)) << 12
 		default:
 			o += int32(g.of(m)) << 12
 		}
@@ -142,6 +172,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		q := &s.pos[ply+1]
 		*q = *p
 		q.Play(m)
+		s.via[ply+1] = m
 		var sc int
 		if i == 0 {
 			sc = -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)
@@ -227,19 +258,16 @@ type gains struct {
 	unplaced [cheversi.NumPieces]int // in 1/evalScale points
 }
 
-func (g *gains) init(p *cheversi.Position, w *expertWeights) {
+func (g *gains) init(p *cheversi.Position, ps *pieces, w *expertWeights) {
 	us := p.Turn()
-	g.occ = p.Occupied(game.White) | p.Occupied(game.Black)
-	*g = gains{occ: g.occ}
-	for c, cnt := range [2]*counts{&g.us, &g.them} {
-		side := us
-		if c == 1 {
-			side = us.Other()
-		}
-		for k := range cheversi.Piece(cheversi.NumPieces) {
-			for b := p.Pieces(side, k); b != 0; b &= b - 1 {
-				cnt.add(cheversi.Attacks(k, cheversi.Square(bits.TrailingZeros64(b)), g.occ))
-			}
+	*g = gains{occ: ps.occ}
+	// The moves go to empty squares: the counts need only the empty
+	// squares each piece attacks.
+	for _, x := range ps.pl[:ps.n] {
+		if x.color == us {
+			g.us.add(x.a)
+		} else {
+			g.them.add(x.a)
 		}
 	}
 	row := &w[p.Ply()]

@@ -205,8 +205,10 @@ func TestGainsOrder(t *testing.T) {
 			}
 		}
 		p := st.(*cheversi.State).Position()
+		var ps pieces
+		ps.of(&p)
 		var g gains
-		g.init(&p, w)
+		g.init(&p, &ps, w)
 		us := p.Turn()
 		occ := p.Occupied(game.White) | p.Occupied(game.Black)
 		attackers := func(c game.Color, sq cheversi.Square) int {
@@ -277,7 +279,7 @@ func TestBestMove(t *testing.T) {
 			}
 			// placeOn makes the pieces of the position after m from
 			// those before.
-			n := placeOn(&pl, placedPieces(&p, occ, &pl), m, us, occ)
+			n := placeOn(&pl, placedPieces(&p, occ, &pl), m, us, occ, &pl)
 			var want [cheversi.MaxPlies]placed
 			wn := placedPieces(&q, occ|1<<m.Square(), &want)
 			got := slices.Clone(pl[:n])

@@ -29,7 +29,9 @@ var WeightSetNames = [numWeightSets]string{
 // Features returns the features of p.
 func Features(p *cheversi.Position) [numFeatures]int32 {
 	var f [numFeatures]int32
-	features(p, &f, true)
+	var ps pieces
+	ps.of(p)
+	features(p, &ps, &f, true)
 	return f
 }
 
@@ -49,4 +51,8 @@ func FittedWeights() Weights { return fittedWeights }
 
 // Evaluate returns expert's evaluation of p for the side to move under the
 // weights of one rule set, in 1/EvalScale points.
-func Evaluate(w *expertWeights, p *cheversi.Position) int { return w.evaluate(p) }
+func Evaluate(w *expertWeights, p *cheversi.Position) int {
+	var ps pieces
+	ps.of(p)
+	return w.evaluate(p, &ps)
+}
