@@ -101,7 +101,6 @@ const (
 func features(p *cheversi.Position, ps *pieces, f *[numFeatures]int32, exchange bool) {
 	occ := ps.occ
 	empty := ^occ
-	pl, n := ps.pl, ps.n // the exchange changes them
 	var s [2][featuresPerSide]int32
 	var union, near [2]uint64
 	for c := range game.Color(2) {
@@ -113,7 +112,7 @@ func features(p *cheversi.Position, ps *pieces, f *[numFeatures]int32, exchange 
 			s[c][featUnplaced+k] = int32(k.Count() - bits.OnesCount64(p.Pieces(c, k)))
 		}
 	}
-	for _, x := range pl[:n] {
+	for _, x := range ps.pl[:ps.n] {
 		c := x.color
 		s[c][featAttacks+x.kind] += int32(bits.OnesCount64(x.a))
 		s[c][featExposed] += int32(bits.OnesCount64(x.a & near[c]))
@@ -132,12 +131,13 @@ func features(p *cheversi.Position, ps *pieces, f *[numFeatures]int32, exchange 
 		return
 	}
 	// A greedy exchange: the mover's best gain, then the reply's.
-	if g, m := bestMove(p, occ, pl[:n]); m != 0 {
+	if g, m := bestMove(p, ps); m != 0 {
 		f[int(p.Turn())*featuresPerSide+featGain] = int32(g)
 		q := *p
 		q.Play(m)
-		n = placeOn(&pl, n, m, p.Turn(), occ, &pl)
-		g, _ = bestMove(&q, occ|1<<m.Square(), pl[:n])
+		var r pieces // q's
+		r.after(ps, m, p.Turn())
+		g, _ = bestMove(&q, &r)
 		f[int(q.Turn())*featuresPerSide+featGain] = int32(g)
 	}
 }
@@ -168,41 +168,28 @@ type pieces struct {
 
 // of sets ps to the pieces of p.
 func (ps *pieces) of(p *cheversi.Position) {
-	ps.occ = p.Occupied(game.White) | p.Occupied(game.Black)
-	ps.n = placedPieces(p, ps.occ, &ps.pl)
-}
-
-// after sets ps to the pieces of the position that follows parent's when
-// side c plays m there.
-func (ps *pieces) after(parent *pieces, m cheversi.Move, c game.Color) {
-	ps.n = placeOn(&ps.pl, parent.n, m, c, parent.occ, &parent.pl)
-	ps.occ = parent.occ | 1<<m.Square()
-}
-
-// placedPieces fills pl with p's pieces (occ: its occupied squares) and
-// returns how many there are.
-func placedPieces(p *cheversi.Position, occ uint64, pl *[cheversi.MaxPlies]placed) int {
+	occ := p.Occupied(game.White) | p.Occupied(game.Black)
 	n := 0
 	for c := range game.Color(2) {
 		for k := range cheversi.Piece(cheversi.NumPieces) {
-			for b := p.Pieces(c, k); b != 0 && n < len(pl); b &= b - 1 {
+			for b := p.Pieces(c, k); b != 0 && n < len(ps.pl); b &= b - 1 {
 				sq := cheversi.Square(bits.TrailingZeros64(b))
-				pl[n] = placed{a: cheversi.Attacks(k, sq, occ) &^ occ, sq: sq, kind: k, color: c}
+				ps.pl[n] = placed{a: cheversi.Attacks(k, sq, occ) &^ occ, sq: sq, kind: k, color: c}
 				n++
 			}
 		}
 	}
-	return n
+	ps.occ, ps.n = occ, n
 }
 
-// placeOn sets pl to the n pieces of from, on the squares occ, updated for
-// m played by side c: m's square is no longer empty, and the sliders'
-// lines through it stop there. It adds m's piece and returns the new
-// count. from may be pl.
-func placeOn(pl *[cheversi.MaxPlies]placed, n int, m cheversi.Move, c game.Color, occ uint64, from *[cheversi.MaxPlies]placed) int {
+// after sets ps to the pieces of the position that follows parent's when
+// side c plays m there: m's square is no longer empty, the sliders' lines
+// through it stop there, and m's piece is added.
+func (ps *pieces) after(parent *pieces, m cheversi.Move, c game.Color) {
 	sq := m.Square()
 	bit := uint64(1) << sq
-	for i, x := range from[:n] {
+	n := parent.n
+	for i, x := range parent.pl[:n] {
 		switch {
 		case x.a&bit == 0:
 		case slides(x.kind):
@@ -210,27 +197,27 @@ func placeOn(pl *[cheversi.MaxPlies]placed, n int, m cheversi.Move, c game.Color
 		default:
 			x.a &^= bit
 		}
-		pl[i] = x
+		ps.pl[i] = x
 	}
-	if n == len(pl) {
-		return n
+	occ := parent.occ | bit
+	if n < len(ps.pl) {
+		ps.pl[n] = placed{a: cheversi.Attacks(m.Piece(), sq, occ) &^ occ, sq: sq, kind: m.Piece(), color: c}
+		n++
 	}
-	occ |= bit
-	pl[n] = placed{a: cheversi.Attacks(m.Piece(), sq, occ) &^ occ, sq: sq, kind: m.Piece(), color: c}
-	return n + 1
+	ps.occ, ps.n = occ, n
 }
 
 // bestMove returns the legal move of the side to move in p that gains the
 // most at once, and its gain: the change it makes to the score difference,
 // the mover's score less the other side's. Under square scoring, or when
-// there is no legal move, it returns 0 and the zero Move. occ is p's
-// occupied squares and pl its pieces (see placedPieces).
+// there is no legal move, it returns 0 and the zero Move. ps are p's
+// pieces.
 //
 // A placement on an empty square adds the squares the new piece attacks,
 // takes one point from every piece attacking the square, and from every
 // slider whose line runs through it the empty squares beyond, up to the
 // next piece or the edge.
-func bestMove(p *cheversi.Position, occ uint64, pl []placed) (int, cheversi.Move) {
+func bestMove(p *cheversi.Position, ps *pieces) (int, cheversi.Move) {
 	if p.Ply() >= cheversi.MaxPlies || p.Options().Scoring != cheversi.ScoreAttacks {
 		return 0, 0
 	}
@@ -246,12 +233,13 @@ func bestMove(p *cheversi.Position, occ uint64, pl []placed) (int, cheversi.Move
 	if to == 0 {
 		return 0, 0
 	}
+	occ := ps.occ
 	empty := ^occ
 	us := p.Turn()
 	// lost[sq], for the squares of to: what a piece placed on sq takes from
 	// the other side's score, less what it takes from the mover's.
 	var lost [cheversi.NumSquares]int16
-	for _, x := range pl {
+	for _, x := range ps.pl[:ps.n] {
 		sign := int16(1)
 		if x.color == us {
 			sign = -1

@@ -22,27 +22,9 @@ type exSearch struct {
 	// players with different seeds break ties between equally scored
 	// moves differently (and still deterministically).
 	seed uint64
-	// ps[ply] holds the pieces of the position at ply when known[ply] is
-	// set; via[ply] is the move that led there from ply-1. A node finds
-	// its pieces from its parent's when the parent has them (see
-	// piecesAt).
-	ps    [cheversi.MaxPlies + 2]pieces
-	known [cheversi.MaxPlies + 2]bool
-	via   [cheversi.MaxPlies + 2]cheversi.Move
-}
-
-// piecesAt returns the pieces of p, the position at ply.
-func (s *exSearch) piecesAt(p *cheversi.Position, ply int) *pieces {
-	ps := &s.ps[ply]
-	if !s.known[ply] {
-		if ply > 0 && s.known[ply-1] {
-			ps.after(&s.ps[ply-1], s.via[ply], p.Turn().Other())
-		} else {
-			ps.of(p)
-		}
-		s.known[ply] = true
-	}
-	return ps
+	// ps[ply] holds the pieces of the position at ply: the root's, and
+	// each node's, set by its parent before searching it.
+	ps [cheversi.MaxPlies + 2]pieces
 }
 
 // run searches p by iterative deepening within the control's limits. The
@@ -58,7 +40,6 @@ func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 	shuffleMoves(root, s.seed, p.Hash())
 	s.newRoot()
 	s.ps[0].of(&p)
-	s.known[0] = true
 	r := rootSearch[cheversi.Move]{
 		tt:       s.tt,
 		key:      p.Hash() ^ s.salt,
@@ -74,7 +55,7 @@ func (s *exSearch) run(p cheversi.Position, lim Limits) (Result, error) {
 		search: func(m cheversi.Move, depth, alpha, beta int) int {
 			q := p
 			q.Play(m)
-			s.via[1] = m
+			s.ps[1].after(&s.ps[0], m, p.Turn())
 			return -s.negamax(&q, depth-1, -beta, -alpha, 1)
 		},
 		code: cvCode,
@@ -124,7 +105,6 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 	if s.ctl.poll() {
 		return 0
 	}
-	s.known[ply] = false
 	left := cheversi.MaxPlies - p.Ply()
 	if left == 0 {
 		return result(p)
@@ -136,7 +116,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		if p.CountMoves() == 0 {
 			return -(WinScore - ply)
 		}
-		return s.w.evaluate(p, s.piecesAt(p, ply))
+		return s.w.evaluate(p, &s.ps[ply])
 	}
 	if depth == 1 && left == 1 {
 		return s.lastMove(p, beta, ply)
@@ -147,7 +127,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 	}
 	us := p.Turn()
 	order := s.order[ply][:len(moves)]
-	ps := s.piecesAt(p, ply)
+	ps := &s.ps[ply]
 	var g gains
 	if depth < fullOrderDepth {
 		g.init(p, ps, s.w)
@@ -172,7 +152,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		q := &s.pos[ply+1]
 		*q = *p
 		q.Play(m)
-		s.via[ply+1] = m
+		s.ps[ply+1].after(ps, m, us)
 		var sc int
 		if i == 0 {
 			sc = -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)

@@ -265,9 +265,9 @@ func TestBestMove(t *testing.T) {
 				}
 			}
 		}
-		occ := p.Occupied(game.White) | p.Occupied(game.Black)
-		var pl [cheversi.MaxPlies]placed
-		got, m := bestMove(&p, occ, pl[:placedPieces(&p, occ, &pl)])
+		var ps pieces
+		ps.of(&p)
+		got, m := bestMove(&p, &ps)
 		if got != want || m != wantMove {
 			t.Fatalf("%s: best gain %d by %v, want %d by %v", p.Text(), got, m, want, wantMove)
 		}
@@ -277,16 +277,16 @@ func TestBestMove(t *testing.T) {
 			if d := q.Score(us) - q.Score(us.Other()) - (p.Score(us) - p.Score(us.Other())); d != got {
 				t.Fatalf("%s: %v gains %d, not the %d reported", p.Text(), m, d, got)
 			}
-			// placeOn makes the pieces of the position after m from
-			// those before.
-			n := placeOn(&pl, placedPieces(&p, occ, &pl), m, us, occ, &pl)
-			var want [cheversi.MaxPlies]placed
-			wn := placedPieces(&q, occ|1<<m.Square(), &want)
-			got := slices.Clone(pl[:n])
+			// after makes the pieces of the position after m from those
+			// before.
+			var next, want pieces
+			next.after(&ps, m, us)
+			want.of(&q)
+			got := slices.Clone(next.pl[:next.n])
 			slices.SortFunc(got, func(a, b placed) int { return cmp.Compare(a.sq, b.sq) })
-			slices.SortFunc(want[:wn], func(a, b placed) int { return cmp.Compare(a.sq, b.sq) })
-			if !slices.Equal(got, want[:wn]) {
-				t.Fatalf("%s, then %v: placeOn gives %v, want %v", p.Text(), m, got, want[:wn])
+			slices.SortFunc(want.pl[:want.n], func(a, b placed) int { return cmp.Compare(a.sq, b.sq) })
+			if !slices.Equal(got, want.pl[:want.n]) || next.occ != want.occ {
+				t.Fatalf("%s, then %v: after gives %v (occupied %x), want %v (%x)", p.Text(), m, got, next.occ, want.pl[:want.n], want.occ)
 			}
 		}
 	}
