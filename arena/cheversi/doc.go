@@ -7,7 +7,8 @@
 // Each side has eight pieces: K, Q, R, R, B, B, N, N. The board starts
 // empty; White moves first and each move places one of the mover's
 // unplaced pieces on an empty square. Pieces never move. After 16 plies the
-// game ends and the higher score wins; equal scores draw. Pieces attack as
+// game ends and the higher score wins, the komi added to Black's; equal
+// scores draw. Pieces attack as
 // in chess (sliding attacks stop at the first occupied square of either
 // color) and only empty squares score: with scoring "attacks" one point per
 // piece per attacked empty square, with "squares" one point per empty
@@ -24,6 +25,7 @@
 //	queen_call        true | false
 //	black_king_last   true | false
 //	scoring           attacks | squares
+//	komi              points added to Black's score: a whole or half number, 0 by default
 //
 // and the presets are:
 //
@@ -36,6 +38,13 @@
 // still has none loses (game.ReasonNoMoves). Under black_king_last Black's
 // King is the 16th piece placed, next to the 15th (White's last piece), so
 // White's last piece must leave an empty square beside it.
+//
+// The komi compensates the second mover: Options.Komi holds it in
+// half-points, and the result of a finished game is the sign of White's
+// score minus Black's minus the komi (Position.Lead). A half-point komi
+// leaves no draws. Scores never include it. It may be negative, points
+// given to White. No preset has one, and Settings lists it only when it
+// is not 0.
 //
 // # Move notation
 //
@@ -64,7 +73,8 @@
 // The empty board is "8/8/8/8/8/8/8/8 w 0 -". The text holds everything the
 // rules need: unplaced pieces, bishop colours, a pending queen call (the
 // last piece is the opponent's Queen and the mover's Queen is unplaced) and
-// the square Black's King must touch. ParsePosition accepts only the
+// the square Black's King must touch. The komi, like every switch, belongs
+// to the rule set and not to the text. ParsePosition accepts only the
 // canonical form that Text writes, so texts round-trip exactly.
 //
 // # Fast path

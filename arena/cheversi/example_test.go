@@ -122,3 +122,23 @@ func ExampleBeyond() {
 	// [d4 e5 f6 g7 h8]
 	// true
 }
+
+// The komi decides a finished game without changing its scores: here
+// White is 3 points ahead on the board, which wins without a komi, draws
+// against a komi of 3 and loses against 3½.
+func ExamplePosition_Lead() {
+	for _, komi := range []string{"0", "3", "3.5"} {
+		r, _ := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: komi}})
+		st := r.Start()
+		for !st.Outcome().Over() {
+			game.PlayText(st, st.LegalMoves(nil)[0].String())
+		}
+		p := st.(*cheversi.State).Position()
+		fmt.Printf("komi %s: %d-%d, lead %d half-points, %v\n",
+			komi, p.Score(game.White), p.Score(game.Black), p.Lead(game.White), p.Outcome().Result)
+	}
+	// Output:
+	// komi 0: 20-17, lead 6 half-points, 1-0
+	// komi 3: 20-17, lead 0 half-points, 1/2-1/2
+	// komi 3.5: 20-17, lead -1 half-points, 0-1
+}

@@ -93,3 +93,24 @@ func FuzzParseState(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseKomi(f *testing.F) {
+	for _, s := range []string{"6.5", "-2", "0", "-0.5", "+100", "100.5", "1e1", "6.25", "Inf", ".5", "5."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		k, err := ParseKomi(text)
+		if err != nil {
+			if !errors.Is(err, game.ErrBadRules) {
+				t.Fatalf("ParseKomi(%q) error %v does not wrap ErrBadRules", text, err)
+			}
+			return
+		}
+		if k < -MaxKomi || k > MaxKomi {
+			t.Fatalf("ParseKomi(%q) = %d, out of range", text, k)
+		}
+		if back, err := ParseKomi(FormatKomi(k)); err != nil || back != k {
+			t.Fatalf("ParseKomi(%q) = %d, written %q and read back as %d, %v", text, k, FormatKomi(k), back, err)
+		}
+	})
+}

@@ -386,22 +386,36 @@ func (p *Position) attacked(c game.Color, occ uint64) uint64 {
 	return a
 }
 
+// Lead returns by how much c is ahead, in half-points and with the komi
+// counted: 2·(c's score − the other side's) − Komi for White, and the
+// opposite for Black. After the last ply the side with a positive lead
+// has won, and a zero lead is a draw.
+func (p *Position) Lead(c game.Color) int {
+	d := 2*(p.Score(game.White)-p.Score(game.Black)) - int(p.opts.Komi)
+	if c == game.Black {
+		return -d
+	}
+	return d
+}
+
 // Outcome reports whether and how the game has ended. A finished game has
-// Scores indexed by game.Color. After 16 plies the higher score wins
-// (game.ReasonScore); a side to move without a legal move loses
-// (game.ReasonNoMoves), and Scores then holds the scores of that position.
+// Scores indexed by game.Color. After 16 plies the side ahead with the
+// komi counted wins (Lead; game.ReasonScore); a side to move without a
+// legal move loses (game.ReasonNoMoves), and Scores then holds the scores
+// of that position. Scores never include the komi.
 func (p *Position) Outcome() game.Outcome {
 	if p.ply < MaxPlies && p.CountMoves() > 0 {
 		return game.Outcome{}
 	}
 	w, b := p.Score(game.White), p.Score(game.Black)
 	o := game.Outcome{Scores: []int{w, b}}
+	lead := 2*(w-b) - int(p.opts.Komi)
 	switch {
 	case p.ply < MaxPlies:
 		o.Result, o.Reason = game.Win(p.Turn().Other()), game.ReasonNoMoves
-	case w > b:
+	case lead > 0:
 		o.Result, o.Reason = game.WhiteWins, game.ReasonScore
-	case b > w:
+	case lead < 0:
 		o.Result, o.Reason = game.BlackWins, game.ReasonScore
 	default:
 		o.Result, o.Reason = game.Draw, game.ReasonScore

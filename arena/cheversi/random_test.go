@@ -22,6 +22,9 @@ func ruleSetsForRandomGames(t *testing.T) []*Rules {
 		mustRules(t, "echeversi", "queen_call=true", "opening=free", "touch=any"),
 		mustRules(t, "cheversi", "black_king_last=no", "opening=king-queen"),
 		mustRules(t, "cheversi", "queen_call=false", "bishops_opposite=false"),
+		mustRules(t, "cheversi", "komi=0.5"),
+		mustRules(t, "cheversi-classic", "komi=-6"),
+		mustRules(t, "echeversi", "komi=2.5"),
 	}
 	return rs
 }
@@ -80,6 +83,21 @@ func playRandomGame(t *testing.T, r *Rules, rng *rand.Rand, g int) {
 	}
 	if st.Ply() == MaxPlies && o.Reason != game.ReasonScore {
 		t.Errorf("game %d: full board ended with reason %q, want %q", g, o.Reason, game.ReasonScore)
+	}
+	if st.Ply() == MaxPlies {
+		// The reference result: White's score minus Black's minus the
+		// komi, in half-points.
+		w, b := ref.score(r.Options(), game.White), ref.score(r.Options(), game.Black)
+		want := game.Draw
+		switch d := 2*(w-b) - int(r.Options().Komi); {
+		case d > 0:
+			want = game.WhiteWins
+		case d < 0:
+			want = game.BlackWins
+		}
+		if o.Result != want || !slices.Equal(o.Scores, []int{w, b}) {
+			t.Errorf("game %d (%v): outcome %v with scores %v, want %v with %d-%d", g, history, o.Result, o.Scores, want, w, b)
+		}
 	}
 }
 

@@ -2,6 +2,8 @@ package cheversi
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/arena-games/arena/arena/game"
@@ -76,7 +78,20 @@ type Options struct {
 	QueenCall       bool // placing a Queen forces the opponent to place its Queen next
 	BlackKingLast   bool // Black's King is its last piece, next to White's last piece
 	Scoring         Scoring
+	// Komi is the compensation added to the second mover's (Black's)
+	// score, in half-points: 13 gives Black 6½ points, -4 gives White 2.
+	// A finished game's result is the sign of
+	// 2·(White's score − Black's score) − Komi, that is of White's score
+	// minus Black's minus the komi in points: White wins above zero, Black
+	// below and the game is drawn at zero, which an odd Komi rules out.
+	// Scores (Position.Score, Outcome.Scores) never include it. Its
+	// magnitude is at most MaxKomi.
+	Komi int16
 }
+
+// MaxKomi is the largest komi, in half-points, that a rule set takes
+// either way: 200, that is 100 points.
+const MaxKomi = 200
 
 // Switch names, in the order Settings reports them.
 const (
@@ -86,9 +101,10 @@ const (
 	keyQueenCall       = "queen_call"
 	keyBlackKingLast   = "black_king_last"
 	keyScoring         = "scoring"
+	keyKomi            = "komi"
 )
 
-var switchKeys = []string{keyOpening, keyTouch, keyBishopsOpposite, keyQueenCall, keyBlackKingLast, keyScoring}
+var switchKeys = []string{keyOpening, keyTouch, keyBishopsOpposite, keyQueenCall, keyBlackKingLast, keyScoring, keyKomi}
 
 // DefaultPreset is the preset New uses for an empty preset name.
 const DefaultPreset = "cheversi"
@@ -129,8 +145,9 @@ var _ game.Rules = (*Rules)(nil)
 // New returns the rule set of the named preset ("" means "cheversi") with
 // the overrides applied in order. Switch keys are opening, touch,
 // bishops_opposite, queen_call, black_king_last and scoring; booleans accept
-// true, false, yes and no. An unknown preset, key or value gives an error
-// wrapping game.ErrBadRules.
+// true, false, yes and no; komi takes a number of points that is a whole
+// or a half ("6.5", "-2", "0.5"). An unknown preset, key or value gives an
+// error wrapping game.ErrBadRules.
 func New(preset string, overrides []game.Setting) (*Rules, error) {
 	if preset == "" {
 		preset = DefaultPreset
@@ -170,6 +187,8 @@ func (o *Options) set(key, value string) error {
 		err = setBool(&o.QueenCall, key, value)
 	case keyBlackKingLast:
 		err = setBool(&o.BlackKingLast, key, value)
+	case keyKomi:
+		o.Komi, err = ParseKomi(value)
 	default:
 		err = fmt.Errorf("%w: unknown cheversi switch %q (want one of %s)",
 			game.ErrBadRules, key, strings.Join(switchKeys, ", "))
@@ -199,6 +218,43 @@ func setBool(dst *bool, key, value string) error {
 	return nil
 }
 
+// ParseKomi decodes a komi in points, a whole or a half number with an
+// optional sign ("6.5", "-2", "0.5", "+3"), into half-points (13, -4, 1,
+// 6). Errors wrap game.ErrBadRules.
+func ParseKomi(value string) (int16, error) {
+	bad := func(why string) (int16, error) {
+		return 0, fmt.Errorf("%w: %s = %q: %s", game.ErrBadRules, keyKomi, value, why)
+	}
+	// ParseFloat alone would take "Inf", "0x1p1" and "1_0".
+	if strings.ContainsFunc(value, func(r rune) bool { return !strings.ContainsRune("+-.0123456789", r) }) {
+		return bad("want a number of points, whole or half, such as 6.5 or -2")
+	}
+	f, err := strconv.ParseFloat(value, 64)
+	if err != nil {
+		return bad("want a number of points, whole or half, such as 6.5 or -2")
+	}
+	if math.Abs(f) > MaxKomi/2 {
+		return bad(fmt.Sprintf("want at most %d points either way", MaxKomi/2))
+	}
+	if f*2 != math.Trunc(f*2) {
+		return bad("want a whole or half number of points")
+	}
+	return int16(f * 2), nil
+}
+
+// FormatKomi writes a komi given in half-points as ParseKomi reads it:
+// 13 as "6.5", -4 as "-2", 0 as "0".
+func FormatKomi(halves int16) string {
+	s := strconv.Itoa(int(halves / 2))
+	if halves%2 != 0 {
+		if halves < 0 && halves > -2 {
+			s = "-0"
+		}
+		s += ".5"
+	}
+	return s
+}
+
 // Game returns "cheversi".
 func (r *Rules) Game() string { return "cheversi" }
 
@@ -210,11 +266,13 @@ func (r *Rules) Preset() string { return r.preset }
 func (r *Rules) Options() Options { return r.opts }
 
 // Settings returns every switch with its value in the order opening, touch,
-// bishops_opposite, queen_call, black_king_last, scoring. Booleans are
-// "true" or "false".
+// bishops_opposite, queen_call, black_king_last, scoring, komi. Booleans
+// are "true" or "false" and the komi is in points (FormatKomi). The komi
+// is listed only when it is not 0, so that a rule set without one reads
+// as it did before the switch existed.
 func (r *Rules) Settings() []game.Setting {
 	o := r.opts
-	return []game.Setting{
+	s := []game.Setting{
 		{Key: keyOpening, Value: o.Opening.String()},
 		{Key: keyTouch, Value: o.Touch.String()},
 		{Key: keyBishopsOpposite, Value: fmt.Sprint(o.BishopsOpposite)},
@@ -222,6 +280,10 @@ func (r *Rules) Settings() []game.Setting {
 		{Key: keyBlackKingLast, Value: fmt.Sprint(o.BlackKingLast)},
 		{Key: keyScoring, Value: o.Scoring.String()},
 	}
+	if o.Komi != 0 {
+		s = append(s, game.Setting{Key: keyKomi, Value: FormatKomi(o.Komi)})
+	}
+	return s
 }
 
 // FirstMover returns game.White.
