@@ -41,6 +41,13 @@
 //     between equally scored moves differently, in both games. In checkers
 //     it searches as alphabeta.
 //
+// Under a Cheversi komi (cheversi.Options.Komi) expert plays for the
+// result the komi gives: its proved results and its evaluation count the
+// komi, so its reported scores are 0 for an even result. greedy and
+// alphabeta play for the board's margin and report it without the komi;
+// a search to the end that maximises the margin keeps the best result
+// whatever the komi, since the result rises with the margin.
+//
 // Every Player works on the typed positions of the rules packages
 // (cheversi.Position and checkers.Position): a Player type-asserts the
 // game.State it is given to *cheversi.State or *checkers.State, copies the

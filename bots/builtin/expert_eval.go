@@ -304,8 +304,9 @@ func init() {
 }
 
 // evaluate returns the evaluation of p for the side to move, in
-// 1/evalScale points, within ±maxEval. At the end of the game it returns
-// the true score difference. ps are p's pieces.
+// 1/evalScale points, within ±maxEval: the final score difference it
+// predicts with the komi counted, so that 0 is an even result. At the end
+// of the game it returns the true difference. ps are p's pieces.
 func (w *expertWeights) evaluate(p *cheversi.Position, ps *pieces) int {
 	return w.eval(p, ps, true)
 }
@@ -321,7 +322,7 @@ func (w *expertWeights) estimate(p *cheversi.Position, ps *pieces) int {
 func (w *expertWeights) eval(p *cheversi.Position, ps *pieces, exchange bool) int {
 	us := p.Turn()
 	if p.Ply() >= cheversi.MaxPlies {
-		return evalScale * (p.Score(us) - p.Score(us.Other()))
+		return evalScale * p.Lead(us) / 2
 	}
 	var f [numFeatures]int32
 	features(p, ps, &f, exchange)
@@ -330,7 +331,9 @@ func (w *expertWeights) eval(p *cheversi.Position, ps *pieces, exchange bool) in
 	for i, x := range f {
 		v += int64(x) * int64(row[i])
 	}
-	e := int(v * evalScale / weightScale)
+	// The weights predict the board's margin; the komi moves the line
+	// between a win and a loss.
+	e := int(v*evalScale/weightScale) - evalScale*int(p.Options().Komi)/2
 	if us == game.Black {
 		e = -e
 	}

@@ -85,10 +85,10 @@ const fullOrderDepth = 3
 // depth before the later ones are reduced.
 const lmrMoves = 4
 
-// result returns the proved score of a finished game for the side to move.
+// result returns the proved score of a finished game for the side to move,
+// the komi counted.
 func result(p *cheversi.Position) int {
-	us := p.Turn()
-	switch d := p.Score(us) - p.Score(us.Other()); {
+	switch d := p.Lead(p.Turn()); {
 	case d > 0:
 		return exactWin
 	case d < 0:

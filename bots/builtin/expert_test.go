@@ -17,11 +17,17 @@ import (
 
 // solve returns the result of p with best play on both sides, for the side
 // to move: 1 for a win, 0 for a draw, -1 for a loss, by plain minimax over
-// every move.
+// every move. The komi counts: the side to move wins when its score minus
+// the other's, less the komi for White, is positive.
 func solve(p cheversi.Position) int {
 	if p.Ply() == cheversi.MaxPlies {
 		us := p.Turn()
-		d := p.Score(us) - p.Score(us.Other())
+		d, komi := 2*(p.Score(us)-p.Score(us.Other())), int(p.Options().Komi)
+		if us == game.White {
+			d -= komi
+		} else {
+			d += komi
+		}
 		return min(max(d, -1), 1)
 	}
 	moves := p.GenerateMoves(nil)
@@ -44,15 +50,21 @@ func TestExpertSolvesEndgames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	for _, tc := range []struct {
 		preset string
+		komi   string
 		left   int // plies left to play
 		n      int // positions
 	}{
-		{"cheversi", 3, 25},
-		{"cheversi", 1, 25},
-		{"cheversi-classic", 2, 10},
-		{"echeversi", 2, 10},
+		{"cheversi", "0", 3, 25},
+		{"cheversi", "0", 1, 25},
+		{"cheversi-classic", "0", 2, 10},
+		{"echeversi", "0", 2, 10},
+		// With a komi the side ahead on the board can be losing: expert
+		// plays for the result the komi gives.
+		{"cheversi", "4.5", 3, 25},
+		{"cheversi", "-3", 2, 25},
+		{"cheversi-classic", "0.5", 2, 10},
 	} {
-		rules := mustRules(t, "cheversi", tc.preset)
+		rules := mustRules(t, "cheversi", tc.preset, game.Setting{Key: "komi", Value: tc.komi})
 		for i := range tc.n {
 			st := rules.Start()
 			for _, m := range randomOpening(t, rules, cheversi.MaxPlies-tc.left, rng) {
@@ -72,10 +84,10 @@ func TestExpertSolvesEndgames(t *testing.T) {
 			q := p
 			q.Play(res.Move.(cheversi.Move))
 			if got := -solve(q); got != want {
-				t.Errorf("%s %s: expert played %v, result %d; the position is worth %d", tc.preset, p.Text(), res.Move, got, want)
+				t.Errorf("%s komi %s %s: expert played %v, result %d; the position is worth %d", tc.preset, tc.komi, p.Text(), res.Move, got, want)
 			}
 			if want >= -1 && res.Score != want*exactWin {
-				t.Errorf("%s %s: expert reports %d, want %d", tc.preset, p.Text(), res.Score, want*exactWin)
+				t.Errorf("%s komi %s %s: expert reports %d, want %d", tc.preset, tc.komi, p.Text(), res.Score, want*exactWin)
 			}
 			if res.Depth != tc.left {
 				t.Errorf("%s %s: depth %d, want the %d plies left", tc.preset, p.Text(), res.Depth, tc.left)
