@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/arena-games/arena/arena/checkers"
@@ -94,7 +96,7 @@ func playTournament(t *testing.T, config string) (string, []tournament.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tournament.WriteReports(dir, m, recs); err != nil {
+	if _, err := dirreport.WriteRecords(dir, m, recs); err != nil {
 		t.Fatal(err)
 	}
 	slices.SortFunc(recs, func(a, b tournament.Record) int { return a.ID - b.ID })

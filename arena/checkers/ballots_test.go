@@ -10,7 +10,7 @@ import (
 // TestACFBallots plays the three plies of every ACF three-move ballot from
 // the start and compares the position with the one the file records.
 func TestACFBallots(t *testing.T) {
-	f, err := os.Open("testdata/checkers-3move-ballots.tsv")
+	f, err := os.Open("ballots.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}

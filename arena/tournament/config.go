@@ -22,8 +22,6 @@ import (
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
-	"github.com/arena-games/arena/bots/builtin"
-	"github.com/arena-games/arena/bots/human"
 )
 
 // Tournament formats.
@@ -224,16 +222,13 @@ type DrawRule struct {
 	AfterPly int `toml:"after_ply"`
 }
 
-// builtinNames lists the bots a configuration may name with builtin: the
-// built-in engines, and the human player (package human).
-func builtinNames() []string { return append(builtin.Names(), human.Name) }
-
 // BotConfig is one participant.
 type BotConfig struct {
 	Name string `toml:"name"`
-	// Either Builtin names a built-in bot ("random", "greedy",
-	// "alphabeta", or "human": a person at a board page, see package
-	// human), run as `arena bot NAME ARGS...`, or Command is the
+	// Either Builtin names a built-in bot (see RegisterBuiltin: the
+	// arena's "random", "greedy", "alphabeta", "expert", or "human", a
+	// person at a board page), run as `arena bot NAME ARGS...`, or
+	// Command is the
 	// executable: a path (relative to the configuration's directory) or a
 	// name looked up in PATH.
 	Builtin string   `toml:"builtin"`
@@ -550,9 +545,9 @@ func (c *Config) validate(md toml.MetaData) []error {
 	errs = append(errs, c.validateRules()...)
 
 	// A person plays one game at a time.
-	if slices.ContainsFunc(c.Bots, func(b BotConfig) bool { return b.Builtin == human.Name }) && c.Concurrency != 1 {
+	if i := slices.IndexFunc(c.Bots, func(b BotConfig) bool { return soloBuiltin(b.Builtin) }); i >= 0 && c.Concurrency != 1 {
 		if md.IsDefined("concurrency") {
-			add([]string{"concurrency"}, "a person (builtin = %q) plays one game at a time: set it to 1", human.Name)
+			add([]string{"concurrency"}, "a person (builtin = %q) plays one game at a time: set it to 1", c.Bots[i].Builtin)
 		}
 		c.Concurrency = 1
 	}

@@ -1,11 +1,8 @@
 package tournament_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -14,7 +11,6 @@ import (
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
-	"github.com/arena-games/arena/configs"
 )
 
 // twoBots is a valid bots section (sh exists on every system the arena
@@ -349,40 +345,6 @@ func TestConfigErrorAs(t *testing.T) {
 	}
 	if ce.Line != 3 || ce.Key != "game.bogus" {
 		t.Errorf("ConfigError line %d key %q, want 3 game.bogus", ce.Line, ce.Key)
-	}
-}
-
-// TestShippedConfigs loads every configuration in configs/ and lays out
-// its schedule.
-func TestShippedConfigs(t *testing.T) {
-	names, err := fs.Glob(configs.Files, "*.toml")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no configurations: %v", err)
-	}
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("..", "..", "configs", name)
-			cfg, err := tournament.Load(path)
-			if err != nil {
-				t.Fatalf("Load: %v", err)
-			}
-			openings, err := tournament.LoadOpenings(context.Background(), cfg)
-			if err != nil {
-				t.Fatalf("LoadOpenings: %v", err)
-			}
-			s, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
-			if err != nil {
-				t.Fatalf("NewSchedule: %v", err)
-			}
-			if s.Len() == 0 {
-				t.Errorf("no games")
-			}
-		})
-	}
-	// The embedded ballot table is the file in configs/.
-	data, err := os.ReadFile(filepath.Join("..", "..", "configs", "checkers-3move-ballots.tsv"))
-	if err != nil || string(data) != string(configs.Ballots) {
-		t.Errorf("configs.Ballots differs from configs/checkers-3move-ballots.tsv (%v)", err)
 	}
 }
 

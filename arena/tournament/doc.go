@@ -41,7 +41,8 @@
 //   - logs/BOT.log: each bot's stderr, capped per bot for the run
 //     (engine.DefaultLogLimit, keeping the newest output past the cap);
 //     arena.log: forfeits and notices;
-//   - the rating reports (WriteReports).
+//   - the rating reports, which package reports/dirreport writes from
+//     the manifest and the journal.
 //
 // Running the same configuration on the same directory again plays exactly
 // the games the journal lacks: a crash of the arena loses at most the
@@ -51,7 +52,7 @@
 // one directory.
 //
 // A journal is read one game at a time (ScanJournal): a resume, the
-// reports of a directory (WriteDirReports) and Merge keep a bit per game
+// reports of a directory (package dirreport) and Merge keep a bit per game
 // ID and counts, never the records, so that their memory does not grow
 // with the games. What must come out in the order of the IDs while the
 // journal holds the games in any order (report.html's game list, a merged

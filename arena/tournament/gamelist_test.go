@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports/viewer"
 )
@@ -23,7 +25,7 @@ func TestGameList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := tournament.NewGameList(root)
+	l, err := dirreport.NewGameList(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +68,11 @@ func TestGameList(t *testing.T) {
 
 // listJSON returns what l.WriteJSON writes and what json.Marshal writes
 // for the viewer.List of recs.
-func listJSON(t *testing.T, l *tournament.GameList, recs []*tournament.Record) (got, want []byte) {
+func listJSON(t *testing.T, l *dirreport.GameList, recs []*tournament.Record) (got, want []byte) {
 	t.Helper()
 	list := viewer.NewList("cheversi")
 	for _, r := range recs {
-		list.Add(tournament.ViewSummary(r))
+		list.Add(dirreport.ViewSummary(r))
 	}
 	want, err := json.Marshal(list)
 	if err != nil {
@@ -103,7 +105,7 @@ func TestGameListFailedAdd(t *testing.T) {
 		}
 		byID[recs[i].ID] = &recs[i]
 	}
-	l, err := tournament.NewGameList(root)
+	l, err := dirreport.NewGameList(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -249,11 +249,14 @@ func scanJournalFile(path string, fn func(rec *Record, off int64, n int) error) 
 		return 0, fmt.Errorf("read journal: %w", err)
 	}
 	defer f.Close()
-	return scanJournalOpen(f, path, fn)
+	return ScanJournalLines(f, path, fn)
 }
 
-// scanJournalOpen is scanJournalFile on the journal f opened from path.
-func scanJournalOpen(f *os.File, path string, fn func(rec *Record, off int64, n int) error) (good int64, err error) {
+// ScanJournalLines reads the journal f, opened from path, as ScanJournal
+// reads a journal, and calls fn with each game and the offset and length
+// (newline included) of its line. It returns the length of the prefix of
+// the file made of complete, valid lines.
+func ScanJournalLines(f *os.File, path string, fn func(rec *Record, off int64, n int) error) (good int64, err error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, fmt.Errorf("read journal: %w", err)
@@ -300,7 +303,7 @@ func scanJournal(ra io.ReaderAt, size int64, fn func(rec *Record, off int64, n i
 			bad = errEmptyLine
 		}
 		if bad == nil {
-			bad = decodeRecord(line[:len(line)-1], rec)
+			bad = DecodeRecord(line[:len(line)-1], rec)
 		}
 		if bad != nil {
 			if _, err := br.Peek(1); errors.Is(err, io.EOF) {
@@ -369,7 +372,9 @@ func firstLineOf(ra io.ReaderAt, size int64, id int) int {
 	return found
 }
 
-func decodeRecord(line []byte, rec *Record) error {
+// DecodeRecord decodes one journal line, without its newline, into rec
+// and checks it as the journal readers do.
+func DecodeRecord(line []byte, rec *Record) error {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if err := dec.Decode(rec); err != nil {
 		return err

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
 )
@@ -168,7 +170,7 @@ move = "5s"
 	if checked != 4 {
 		t.Errorf("%d games between agreeing bots, want 4", checked)
 	}
-	for _, g := range tournament.RatingGames(recs) {
+	for _, g := range dirreport.RatingGames(recs) {
 		if g.Forfeit {
 			t.Errorf("game %s-%s rated as a forfeit", g.White, g.Black)
 		}

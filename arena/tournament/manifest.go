@@ -181,7 +181,7 @@ func (m *Manifest) Compatible(other *Manifest) error {
 	case m.Preset != other.Preset:
 		return diff("the rules preset", m.Preset, other.Preset)
 	case !slices.Equal(m.Rules, other.Rules):
-		return diff("the rule set", rulesText(m.Rules), rulesText(other.Rules))
+		return diff("the rule set", RulesText(m.Rules), RulesText(other.Rules))
 	case m.Format != other.Format:
 		return diff("the format", m.Format, other.Format)
 	case m.Rounds != other.Rounds:

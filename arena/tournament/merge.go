@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/arena-games/arena/internal/tempfile"
 )
 
 // ErrMerge is wrapped by errors about directories that cannot be merged.
@@ -37,9 +39,6 @@ type MergeSummary struct {
 	// Missing lists, for every slice that lacks games, how many; it is
 	// empty when the merged tournament is complete.
 	Missing []SliceMissing
-	// Report is what the merged directory's reports were written from
-	// (nil when nothing was written).
-	Report *Report
 }
 
 // SliceMissing counts the games of one slice that no input holds.
@@ -80,8 +79,8 @@ type mergeInput struct {
 
 // Merge combines the output directories of the slices of one tournament
 // (each played with Options.Shard) into out, an ordinary output directory
-// of the whole tournament: manifest, journal sorted by game ID, PGN/PDN and
-// every report. The inputs must hold slices of the same schedule with the
+// of the whole tournament: manifest, journal sorted by game ID and
+// PGN/PDN (its reports are written from them, as for any directory). The inputs must hold slices of the same schedule with the
 // same slice count, each slice at most once, and only games of their own
 // slice. out may be new, empty, or the output directory of the whole
 // tournament (an earlier merge, or a run on one): the games it holds are
@@ -171,11 +170,9 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rep, err := writeMerged(ctx, out, lock, &merged, idx)
-	if err != nil {
+	if err := writeMerged(ctx, out, lock, &merged, idx); err != nil {
 		return nil, err
 	}
-	sum.Report = rep
 	return sum, nil
 }
 
@@ -189,7 +186,7 @@ func readMergeInputs(out string, dirs []string) ([]mergeInput, error) {
 		if abs, _ := filepath.Abs(dir); abs == outAbs {
 			return nil, fmt.Errorf("%w: %s is both an input and the output", ErrMerge, dir)
 		}
-		m, err := readDirManifest(dir)
+		m, err := ReadDirManifest(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +243,7 @@ func readMergeOutput(out string, m *Manifest) (lock *os.File, old *Manifest, err
 	if !tournament {
 		return lock, nil, nil
 	}
-	if old, err = readDirManifest(out); err == nil {
+	if old, err = ReadDirManifest(out); err == nil {
 		if err = old.Compatible(m); err != nil {
 			err = fmt.Errorf("%w: %s: %w; merge into a new or empty directory", ErrMerge, out, err)
 		}
@@ -283,7 +280,7 @@ type mergeSource struct {
 // newMergeIndex returns an empty index, in a temporary file in dir, of
 // the games of a tournament played in slices slices.
 func newMergeIndex(dir string, slices int) (*mergeIndex, error) {
-	f, err := TempFile(dir, ".merge-*")
+	f, err := tempfile.New(dir, ".merge-*")
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -309,7 +306,7 @@ func (x *mergeIndex) scan(sched *Schedule, dir string, sh *Shard) error {
 	}
 	src := len(x.sources)
 	x.sources = append(x.sources, mergeSource{dir: dir, f: f})
-	_, err = scanJournalOpen(f, path, func(rec *Record, off int64, n int) error {
+	_, err = ScanJournalLines(f, path, func(rec *Record, off int64, n int) error {
 		if err := sched.match(rec, sh); err != nil {
 			return fmt.Errorf("%w: %s: %w", ErrMerge, dir, err)
 		}
@@ -359,7 +356,7 @@ func (x *mergeIndex) read(e []byte) (*Record, string, error) {
 		return nil, "", fmt.Errorf("read journal of %s: %w", src.dir, err)
 	}
 	rec := new(Record)
-	if err := decodeRecord(bytes.TrimSuffix(line, []byte("\n")), rec); err != nil {
+	if err := DecodeRecord(bytes.TrimSuffix(line, []byte("\n")), rec); err != nil {
 		return nil, "", fmt.Errorf("%w: %s: the line at offset %d changed during the merge: %w", ErrJournal, src.dir, off, err)
 	}
 	return rec, src.dir, nil
@@ -410,43 +407,37 @@ func sameRecord(a, b *Record) error {
 }
 
 // writeMerged writes the merged tournament into out under its lock (taken
-// here when lock is nil): manifest, journal, PGN/PDN and reports, each
-// file replaced atomically. The games are read from the index in the
+// here when lock is nil): manifest, journal and PGN/PDN, each file
+// replaced atomically. The games are read from the index in the
 // order of their IDs, one at a time.
-func writeMerged(ctx context.Context, out string, lock *os.File, m *Manifest, idx *mergeIndex) (*Report, error) {
+func writeMerged(ctx context.Context, out string, lock *os.File, m *Manifest, idx *mergeIndex) error {
 	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
+		return fmt.Errorf("output directory: %w", err)
 	}
 	if lock == nil {
 		var err error
 		if lock, err = lockDir(out); err != nil {
-			return nil, err
+			return err
 		}
 		defer lock.Close()
 	}
 	if err := m.Write(out); err != nil {
-		return nil, err
+		return err
 	}
-	b, err := newReportBuilder(m, out)
+	text, err := NewGameTextRewrite(out, m.Game, m.Name)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer b.close()
-	text, err := newGameTextRewrite(out, m.Game, m.Name)
-	if err != nil {
-		return nil, err
-	}
-	defer text.abort()
+	defer text.Abort()
 	path := filepath.Join(out, JournalFile)
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("write journal: %w", err)
+		return fmt.Errorf("write journal: %w", err)
 	}
 	defer f.Close()
 	defer os.Remove(tmp) // a no-op once renamed
 	w := bufio.NewWriterSize(f, 256<<10)
-	var off int64
 	err = idx.each(ctx, func(rec *Record) error {
 		line, err := json.Marshal(rec)
 		if err != nil {
@@ -456,26 +447,19 @@ func writeMerged(ctx context.Context, out string, lock *os.File, m *Manifest, id
 		if _, err := w.Write(line); err != nil {
 			return fmt.Errorf("write journal: %w", err)
 		}
-		if err := b.add(rec, off, len(line)); err != nil {
-			return err
-		}
-		off += int64(len(line))
-		return text.add(rec)
+		return text.Add(rec)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := errors.Join(w.Flush(), f.Sync()); err != nil {
-		return nil, fmt.Errorf("write journal: %w", err)
+		return fmt.Errorf("write journal: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return nil, fmt.Errorf("write journal: %w", err)
+		return fmt.Errorf("write journal: %w", err)
 	}
 	if err := syncDir(out); err != nil {
-		return nil, err
+		return err
 	}
-	if err := text.commit(); err != nil {
-		return nil, err
-	}
-	return b.write(out, f)
+	return text.Commit()
 }

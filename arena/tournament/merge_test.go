@@ -93,7 +93,7 @@ func testMergeComplete(t *testing.T, path, root string, dirs []string) {
 		}
 	}
 	files := dirFiles(t, a)
-	for _, f := range []string{tournament.ManifestFile, tournament.JournalFile, "games.pgn", "report.md", "report.html", "report.json", "standings.csv"} {
+	for _, f := range []string{tournament.ManifestFile, tournament.JournalFile, "games.pgn"} {
 		if len(files[f]) == 0 {
 			t.Errorf("merged directory lacks %s", f)
 		}

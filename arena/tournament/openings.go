@@ -2,7 +2,6 @@ package tournament
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/arena-games/arena/arena/game"
-	"github.com/arena-games/arena/configs"
 )
 
 // Opening is a fixed sequence of plies from the start position that a game
@@ -80,8 +78,8 @@ func loadOpenings(ctx context.Context, cfg *Config) ([]Opening, error) {
 		if err != nil {
 			return nil, cfg.errKey([]string{"openings", "count"}, err)
 		}
-	case cfg.Rules.Game() == "checkers":
-		if list, err = ParseBallots(bytes.NewReader(configs.Ballots), o.Deck); err != nil {
+	case ballots(cfg.Rules) != nil:
+		if list, err = ParseBallots(ballots(cfg.Rules).Ballots(), o.Deck); err != nil {
 			return nil, cfg.errKey([]string{"openings"}, err)
 		}
 	default:
@@ -106,6 +104,13 @@ func loadOpenings(ctx context.Context, cfg *Config) ([]Opening, error) {
 		}
 	}
 	return list, nil
+}
+
+// ballots returns the table of standard openings of rules, nil when it
+// has none.
+func ballots(rules game.Rules) game.Ballots {
+	b, _ := rules.(game.Ballots)
+	return b
 }
 
 // readOpeningsFile reads an opening file: an ACF ballot table (of which it

@@ -16,7 +16,6 @@ import (
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/tournament"
-	"github.com/arena-games/arena/configs"
 )
 
 func rulesFor(t testing.TB, name, preset string) game.Rules {
@@ -39,7 +38,7 @@ func TestParseBallotsDecks(t *testing.T) {
 		{tournament.DeckCTD, 50, "ACF 5 Dreaded Edinburgh"},
 		{tournament.DeckAll, 174, "ACF 1"},
 	} {
-		list, err := tournament.ParseBallots(bytes.NewReader(configs.Ballots), c.deck)
+		list, err := tournament.ParseBallots(rulesFor(t, "checkers", "").(game.Ballots).Ballots(), c.deck)
 		if err != nil {
 			t.Fatalf("deck %q: %v", c.deck, err)
 		}
@@ -57,7 +56,7 @@ func TestParseBallotsDecks(t *testing.T) {
 	}
 	// Every ballot is legal and leaves a game to play.
 	rules := rulesFor(t, "checkers", "")
-	all, _ := tournament.ParseBallots(bytes.NewReader(configs.Ballots), tournament.DeckAll)
+	all, _ := tournament.ParseBallots(rules.(game.Ballots).Ballots(), tournament.DeckAll)
 	for i := range all {
 		if err := tournament.CanonicalizeOpening(rules, &all[i]); err != nil {
 			t.Errorf("%s: %v", all[i].Name, err)

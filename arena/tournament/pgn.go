@@ -53,7 +53,7 @@ func AppendGameText(b []byte, rec *Record, event string) []byte {
 		tag("Variant", rec.Preset)
 	}
 	tag("Game", rec.Game)
-	tag("Rules", rulesText(rec.Rules))
+	tag("Rules", RulesText(rec.Rules))
 	tag("GameId", strconv.Itoa(rec.ID))
 	tag("PairKey", rec.PairKey)
 	tag("Opening", OpeningLabel(rec))
@@ -152,7 +152,9 @@ func termination(rec *Record) string {
 	return "normal"
 }
 
-func rulesText(rules []game.Setting) string {
+// RulesText writes rule settings as the Rules tag of the PGN/PDN file
+// does: "key=value key=value".
+func RulesText(rules []game.Setting) string {
 	parts := make([]string, len(rules))
 	for i, s := range rules {
 		parts[i] = s.Key + "=" + s.Value
@@ -200,23 +202,23 @@ func WriteGameText(w io.Writer, recs []Record, event string) error {
 // from its records, replacing the file atomically. The caller holds the
 // directory's lock (LockDir).
 func RewriteGameText(dir, gameName string, recs []Record, event string) error {
-	g, err := newGameTextRewrite(dir, gameName, event)
+	g, err := NewGameTextRewrite(dir, gameName, event)
 	if err != nil {
 		return err
 	}
-	defer g.abort()
+	defer g.Abort()
 	for i := range recs {
-		if err := g.add(&recs[i]); err != nil {
+		if err := g.Add(&recs[i]); err != nil {
 			return err
 		}
 	}
-	return g.commit()
+	return g.Commit()
 }
 
-// gameTextRewrite rebuilds the PGN/PDN file of a tournament directory
+// GameTextRewrite rebuilds the PGN/PDN file of a tournament directory
 // game by game, into a temporary file that takes the file's place when
 // commit is called.
-type gameTextRewrite struct {
+type GameTextRewrite struct {
 	path  string
 	event string
 	tmp   *os.File
@@ -224,21 +226,21 @@ type gameTextRewrite struct {
 	buf   []byte
 }
 
-// newGameTextRewrite starts rebuilding the PGN/PDN file of dir. The file
+// NewGameTextRewrite starts rebuilding the PGN/PDN file of dir. The file
 // is rebuilt only under the directory's lock (a run, arena report, a
 // merge): a temporary file of an earlier rebuild found then was left by a
 // process that was killed, and is removed.
-func newGameTextRewrite(dir, gameName, event string) (*gameTextRewrite, error) {
+func NewGameTextRewrite(dir, gameName, event string) (*GameTextRewrite, error) {
 	path := filepath.Join(dir, GameTextFile(gameName))
 	removeStaleGameText(dir)
 	tmp, err := os.CreateTemp(dir, gameTextTemp)
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
-	return &gameTextRewrite{path: path, event: event, tmp: tmp, w: bufio.NewWriterSize(tmp, 256<<10)}, nil
+	return &GameTextRewrite{path: path, event: event, tmp: tmp, w: bufio.NewWriterSize(tmp, 256<<10)}, nil
 }
 
-// gameTextTemp is the pattern of the temporary files of gameTextRewrite.
+// gameTextTemp is the pattern of the temporary files of GameTextRewrite.
 const gameTextTemp = ".games-*.tmp"
 
 // removeStaleGameText removes the temporary files that rebuilds of the
@@ -257,8 +259,8 @@ func removeStaleGameText(dir string) {
 	}
 }
 
-// add appends a game.
-func (g *gameTextRewrite) add(rec *Record) error {
+// Add appends a game.
+func (g *GameTextRewrite) Add(rec *Record) error {
 	g.buf = AppendGameText(g.buf[:0], rec, g.event)
 	if _, err := g.w.Write(g.buf); err != nil {
 		return fmt.Errorf("write %s: %w", g.path, err)
@@ -266,8 +268,8 @@ func (g *gameTextRewrite) add(rec *Record) error {
 	return nil
 }
 
-// commit puts the rebuilt file in place.
-func (g *gameTextRewrite) commit() error {
+// Commit puts the rebuilt file in place.
+func (g *GameTextRewrite) Commit() error {
 	tmp := g.tmp
 	g.tmp = nil
 	err := g.w.Flush()
@@ -289,8 +291,8 @@ func (g *gameTextRewrite) commit() error {
 	return nil
 }
 
-// abort removes the temporary file, unless commit put it in place.
-func (g *gameTextRewrite) abort() {
+// Abort removes the temporary file, unless Commit put it in place.
+func (g *GameTextRewrite) Abort() {
 	if g.tmp != nil {
 		g.tmp.Close()
 		os.Remove(g.tmp.Name())

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/pgn"
 	"github.com/arena-games/arena/arena/tournament"
 )
@@ -261,7 +263,7 @@ func TestGameTextLeftoversRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	if _, err := tournament.WriteDirReports(context.Background(), dir, tournament.ReportOptions{GameText: true}); err != nil {
+	if _, err := dirreport.Write(context.Background(), dir, dirreport.Options{GameText: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range stale {

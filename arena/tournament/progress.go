@@ -23,7 +23,7 @@ type progress struct {
 
 	total, done0, done int
 	start              time.Time
-	tally              *tally
+	tally              *Tally
 	lastDraw           time.Time
 	shown              bool   // a live line is on the screen
 	sprt               string // the sequential test's state, short; "" without one
@@ -34,7 +34,7 @@ const ttyRedraw = 200 * time.Millisecond
 
 // newProgress starts reporting; done games are already recorded and t
 // holds their tally (progress keeps it up to date from then on).
-func newProgress(opts Options, name string, total, done int, t *tally) *progress {
+func newProgress(opts Options, name string, total, done int, t *Tally) *progress {
 	p := &progress{
 		w: opts.Progress, tty: opts.Terminal, width: opts.Width, interval: opts.ProgressInterval, name: name,
 		total: total, done0: done, done: done, start: time.Now(), tally: t,
@@ -58,7 +58,7 @@ func (p *progress) game(rec *Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	p.tally.add(rec)
+	p.tally.Add(rec)
 	if p.tty && time.Since(p.lastDraw) >= ttyRedraw {
 		p.drawLocked()
 	}
@@ -145,7 +145,7 @@ func (p *progress) lineParts() []linePart {
 			parts = append(parts, linePart{text: fmt.Sprintf(", ETA %v", roundETA(eta)), keep: 3})
 		}
 	}
-	if st := p.tally.standings(); len(st) > 0 && st[0].Games > 0 {
+	if st := p.tally.Standings(); len(st) > 0 && st[0].Games > 0 {
 		parts = append(parts, linePart{text: fmt.Sprintf(", leader %s %s/%d", st[0].Bot, formatPoints(st[0].Points), st[0].Games), keep: 1})
 	}
 	if p.sprt != "" {

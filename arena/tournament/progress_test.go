@@ -46,7 +46,7 @@ func TestProgressFitsTerminal(t *testing.T) {
 	var out bytes.Buffer
 	width := 40
 	p := newProgress(Options{Progress: &out, Terminal: true, Width: func() int { return width }},
-		"quite-a-long-tournament-name", 96, 0, newTally([]string{"alphabeta", "greedy"}))
+		"quite-a-long-tournament-name", 96, 0, NewTally([]string{"alphabeta", "greedy"}))
 	p.start = time.Now().Add(-time.Second)
 	rec := &Record{White: "alphabeta", Black: "greedy", Result: "1-0", Winner: "alphabeta"}
 	for range 3 {

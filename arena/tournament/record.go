@@ -3,6 +3,7 @@ package tournament
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,4 +184,13 @@ func (r *Record) AllMoves() []string {
 		out = append(out, m.Move)
 	}
 	return out
+}
+
+// OpeningLabel names a record's opening as the reports do: its name, or
+// "opening N" for an unnamed one.
+func OpeningLabel(r *Record) string {
+	if r.Opening.Name != "" {
+		return r.Opening.Name
+	}
+	return "opening " + strconv.Itoa(r.Opening.Index)
 }

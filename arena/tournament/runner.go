@@ -123,7 +123,7 @@ type runner struct {
 	lock     *os.File
 	journal  *Journal
 	recorded int
-	tally    *tally
+	tally    *Tally
 	done     IDs // the games in the journal
 	pending  int // games of the slice not in the journal
 	pgn      *os.File
@@ -131,7 +131,7 @@ type runner struct {
 	botLogs  []*engine.Log // one per bot, shared by its processes
 	prog     *progress
 	settings []game.Setting
-	sprt     *sprtState // nil without a configured test
+	sprt     *SPRT // nil without a configured test
 	// fingerprintV1 is the schedule's version 1 fingerprint, once an
 	// output directory of version 1 needed it.
 	fingerprintV1 string
@@ -217,31 +217,31 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 	// order, and the pending games a bit per game. The PGN/PDN file is
 	// derived from the journal: rebuild it (a crash may have left it behind
 	// or ahead of the journal), then append to it.
-	r.tally, r.sprt = newTally(cfg.BotNames()), newSPRT(cfg)
-	text, err := newGameTextRewrite(dir, r.rules.Game(), cfg.Name)
+	r.tally, r.sprt = NewTally(cfg.BotNames()), newSPRT(cfg)
+	text, err := NewGameTextRewrite(dir, r.rules.Game(), cfg.Name)
 	if err != nil {
 		return nil, err
 	}
-	defer text.abort()
+	defer text.Abort()
 	r.journal, err = openJournal(filepath.Join(dir, JournalFile), func(rec *Record) error {
 		if err := sched.match(rec, r.manifest.Shard); err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 		r.done.Add(rec.ID)
-		r.tally.add(rec)
+		r.tally.Add(rec)
 		if r.sprt != nil {
-			if err := r.sprt.add(rec); err != nil {
+			if err := r.sprt.Add(rec); err != nil {
 				return err
 			}
 		}
-		return text.add(rec)
+		return text.Add(rec)
 	})
 	if err != nil {
 		return nil, err
 	}
 	r.recorded = r.done.Len()
 	r.pending = r.manifest.Games - r.recorded
-	if err := text.commit(); err != nil {
+	if err := text.Commit(); err != nil {
 		return nil, err
 	}
 	if r.pgn, err = os.OpenFile(filepath.Join(dir, GameTextFile(r.rules.Game())), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
@@ -440,13 +440,13 @@ func (r *runner) summary(start time.Time) *Summary {
 		Recorded:  r.recorded,
 		Elapsed:   time.Since(start),
 		Complete:  r.recorded == r.manifest.Games,
-		Standings: r.tally.standings(),
+		Standings: r.tally.Standings(),
 	}
 }
 
 func (r *runner) run(ctx context.Context) (*Summary, error) {
 	start := time.Now()
-	if r.pending == 0 || r.sprt.decided() {
+	if r.pending == 0 || r.sprt.Decided() {
 		return r.summary(start), nil
 	}
 	specs, err := r.specs()
@@ -588,14 +588,14 @@ func (rc *recorder) record(rec *Record) {
 		r.logf("warning: %v (rebuild it with arena report)", err)
 	}
 	r.prog.game(rec)
-	if r.sprt != nil && !r.sprt.decided() {
-		if err := r.sprt.add(rec); err != nil {
+	if r.sprt != nil && !r.sprt.Decided() {
+		if err := r.sprt.Add(rec); err != nil {
 			rc.fatal, rc.stopped = err, true
 			rc.cancel()
 			return
 		}
 		r.prog.setSPRT(r.sprt.short())
-		if r.sprt.decided() {
+		if r.sprt.Decided() {
 			rc.stopped = true
 			r.logf("%s; stopping the match", r.sprt)
 		}

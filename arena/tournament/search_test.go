@@ -1,6 +1,7 @@
 package tournament_test
 
 import (
+	"github.com/arena-games/arena/reports/dirreport"
 	"math"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestSearchStats(t *testing.T) {
 			},
 		},
 	}
-	got := tournament.SearchStats(recs, []string{"a", "b", "idle"})
+	got := dirreport.SearchStats(recs, []string{"a", "b", "idle"})
 	want := []reports.BotSearch{
 		{Bot: "a", Moves: 2, WithInfo: 2, AvgDepth: 8, NodesPerSecond: 5000 / 0.3, AvgMoveMS: 250},
 		{Bot: "b", Moves: 3, WithInfo: 2, AvgDepth: 5, NodesPerSecond: 1000 / 0.1, AvgMoveMS: 100},

@@ -6,14 +6,14 @@ import (
 	"github.com/arena-games/arena/arena/rating"
 )
 
-// sprtState follows the sequential test of a two-bot match (Config.SPRT)
+// SPRT follows the sequential test of a two-bot match (Config.SPRT)
 // from the first bot's side. It takes the games in the order they are
 // recorded, the journal's order, and decides at the first game that takes
 // the test across a bound; games recorded after that (those in flight when
 // it decided) count for the ratings, not for the test. A later run reads
 // the journal in the same order, so it and the reports give the ratio and
 // the number of games or pairs of the live decision.
-type sprtState struct {
+type SPRT struct {
 	params           rating.SPRTParams
 	player, opponent string
 
@@ -24,23 +24,25 @@ type sprtState struct {
 	result rating.SPRTResult
 }
 
-func newSPRT(cfg *Config) *sprtState {
+func newSPRT(cfg *Config) *SPRT {
 	if cfg.SPRT == nil || len(cfg.Bots) != 2 {
 		return nil
 	}
-	return newSPRTState(cfg.SPRT.Params(), cfg.Bots[0].Name, cfg.Bots[1].Name)
+	return NewSPRT(cfg.SPRT.Params(), cfg.Bots[0].Name, cfg.Bots[1].Name)
 }
 
-func newSPRTState(p rating.SPRTParams, player, opponent string) *sprtState {
-	s := &sprtState{params: p, player: player, opponent: opponent, open: map[string]float64{}}
+// NewSPRT returns the test of player against opponent with the given
+// parameters (validated: see rating.SPRTParams.Validate), before any game.
+func NewSPRT(p rating.SPRTParams, player, opponent string) *SPRT {
+	s := &SPRT{params: p, player: player, opponent: opponent, open: map[string]float64{}}
 	s.result, _ = rating.SPRT(p, rating.WDL{}, rating.Pentanomial{}) // the parameters are validated with the configuration
 	return s
 }
 
-// add takes a recorded game into the test, unless it has decided. The
+// Add takes a recorded game into the test, unless it has decided. The
 // games are taken in the order they were recorded.
-func (s *sprtState) add(r *Record) error {
-	if s.decided() {
+func (s *SPRT) Add(r *Record) error {
+	if s.Decided() {
 		return nil
 	}
 	if _, err := r.GameResult(); err != nil {
@@ -54,7 +56,7 @@ func (s *sprtState) add(r *Record) error {
 
 // take counts one game, in which the player took points, and recomputes
 // the test.
-func (s *sprtState) take(points float64, pairKey string) error {
+func (s *SPRT) take(points float64, pairKey string) error {
 	switch points {
 	case 1:
 		s.games.Wins++
@@ -84,21 +86,21 @@ func (s *sprtState) take(points float64, pairKey string) error {
 	return nil
 }
 
-// decided reports whether the test has accepted a hypothesis. A nil
-// sprtState (no test configured) never decides.
-func (s *sprtState) decided() bool {
+// Decided reports whether the test has accepted a hypothesis. A nil
+// SPRT (no test configured) never decides.
+func (s *SPRT) Decided() bool {
 	return s != nil && s.result.Decision != rating.Continue
 }
 
 // String describes the test's state in one line, e.g.
 // "SPRT, logistic Elo, H0 +0 H1 +5, alpha 0.05 beta 0.05: LLR 2.96 reached the upper bound 2.94 after 120 game pairs: H1 accepted (new is +5 Elo rather than +0 against old)".
-func (s *sprtState) String() string {
+func (s *SPRT) String() string {
 	return sprtText(s.params, s.result, s.player, s.opponent)
 }
 
 // sprtText describes a test's state in one line.
 func sprtText(p rating.SPRTParams, r rating.SPRTResult, player, opponent string) string {
-	unit := sprtUnit(r)
+	unit := SPRTUnit(r)
 	head := fmt.Sprintf("SPRT, %s Elo, H0 %+g H1 %+g, alpha %g beta %g: LLR %.2f", r.Model, p.Elo0, p.Elo1, p.Alpha, p.Beta, r.LLR)
 	switch r.Decision {
 	case rating.AcceptH0:
@@ -111,9 +113,9 @@ func sprtText(p rating.SPRTParams, r rating.SPRTResult, player, opponent string)
 	return fmt.Sprintf("%s after %d %s, between the bounds %.2f and %.2f: no decision yet", head, r.N, unit, r.Lower, r.Upper)
 }
 
-// sprtUnit names what a test's N counts: "games", "game pairs", "game
+// SPRTUnit names what a test's N counts: "games", "game pairs", "game
 // pair"...
-func sprtUnit(r rating.SPRTResult) string {
+func SPRTUnit(r rating.SPRTResult) string {
 	unit := "games"
 	if r.Pentanomial {
 		unit = "game pairs"
@@ -126,7 +128,7 @@ func sprtUnit(r rating.SPRTResult) string {
 
 // short describes the test's state for the progress line: "LLR 1.23 in
 // (-2.94, 2.94)", or "LLR 2.96 ≥ 2.94: H1" once it has decided.
-func (s *sprtState) short() string {
+func (s *SPRT) short() string {
 	r := s.result
 	switch r.Decision {
 	case rating.AcceptH0:
@@ -136,3 +138,6 @@ func (s *sprtState) short() string {
 	}
 	return fmt.Sprintf("LLR %.2f in (%.2f, %.2f)", r.LLR, r.Lower, r.Upper)
 }
+
+// Result returns the test's state.
+func (s *SPRT) Result() rating.SPRTResult { return s.result }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/arena/tournament"
 )
@@ -83,7 +85,7 @@ func TestSPRTStopsMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := tournament.ReportMeta(m, recs).Run
+	run := dirreport.ReportMeta(m, recs).Run
 	if run == nil || run.SPRT != live || !run.Finished || !strings.Contains(run.Stopped, "SPRT accepted H1") || run.Played != len(recs) || run.Scheduled != total {
 		t.Errorf("report run status %+v, want the live line %q, finished early", run, live)
 	}
@@ -112,12 +114,12 @@ func TestSPRTDecisionStands(t *testing.T) {
 	}
 	m := &tournament.Manifest{Name: "m", Games: 1000, Bots: []string{"a", "b"},
 		SPRT: &rating.SPRTParams{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: rating.NormalizedElo}}
-	want := tournament.ReportMeta(m, recs).Run
+	want := dirreport.ReportMeta(m, recs).Run
 	if want.SPRT == "" {
 		t.Fatal("no SPRT in the report")
 	}
 	// The decision comes from the first games; all 400 would say otherwise.
-	if got := tournament.ReportMeta(m, recs[:300]).Run; got.SPRT != want.SPRT {
+	if got := dirreport.ReportMeta(m, recs[:300]).Run; got.SPRT != want.SPRT {
 		t.Errorf("decision from the first 300 games %q, from all %q", got.SPRT, want.SPRT)
 	}
 	if !strings.Contains(want.SPRT, "normalized Elo") || !strings.Contains(want.Stopped, "accepted H1") || !want.Finished {

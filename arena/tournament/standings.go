@@ -28,29 +28,30 @@ func (s Standing) Score() float64 {
 // order of points (then wins, then name); bots that only appear in records
 // are added.
 func Standings(recs []Record, bots []string) []Standing {
-	t := newTally(bots)
+	t := NewTally(bots)
 	for i := range recs {
-		t.add(&recs[i])
+		t.Add(&recs[i])
 	}
-	return t.standings()
+	return t.Standings()
 }
 
-// tally accumulates standings game by game, so that a long tournament does
+// Tally accumulates standings game by game, so that a long tournament does
 // not need its records in memory.
-type tally struct {
+type Tally struct {
 	idx  map[string]int
 	rows []Standing
 }
 
-func newTally(bots []string) *tally {
-	t := &tally{idx: map[string]int{}}
+// NewTally returns a tally with a line for each of bots.
+func NewTally(bots []string) *Tally {
+	t := &Tally{idx: map[string]int{}}
 	for _, b := range bots {
 		t.row(b)
 	}
 	return t
 }
 
-func (t *tally) row(name string) *Standing {
+func (t *Tally) row(name string) *Standing {
 	i, ok := t.idx[name]
 	if !ok {
 		i = len(t.rows)
@@ -60,7 +61,8 @@ func (t *tally) row(name string) *Standing {
 	return &t.rows[i]
 }
 
-func (t *tally) add(r *Record) {
+// Add counts a game.
+func (t *Tally) Add(r *Record) {
 	for _, name := range [2]string{r.White, r.Black} {
 		s := t.row(name)
 		s.Games++
@@ -80,8 +82,8 @@ func (t *tally) add(r *Record) {
 	}
 }
 
-// standings returns a sorted copy of the rows.
-func (t *tally) standings() []Standing {
+// Standings returns the lines, sorted as Standings sorts them.
+func (t *Tally) Standings() []Standing {
 	out := append([]Standing(nil), t.rows...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
 )
@@ -351,13 +353,13 @@ func TestWriteDirReportsCanceled(t *testing.T) {
 	root := t.TempDir()
 	writeSynth(t, root, synthOptions{games: 200})
 	dir := filepath.Join(root, "whole")
-	if _, err := tournament.WriteDirReports(context.Background(), dir, tournament.ReportOptions{GameText: true}); err != nil {
+	if _, err := dirreport.Write(context.Background(), dir, dirreport.Options{GameText: true}); err != nil {
 		t.Fatal(err)
 	}
 	before := dirFiles(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rep, err := tournament.WriteDirReports(ctx, dir, tournament.ReportOptions{GameText: true})
+	rep, err := dirreport.Write(ctx, dir, dirreport.Options{GameText: true})
 	if !errors.Is(err, context.Canceled) || rep != nil {
 		t.Fatalf("WriteDirReports with a canceled context = %v, %v; want nil, context.Canceled", rep, err)
 	}
@@ -394,7 +396,7 @@ func TestWriteDirReportsAsFromRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tournament.WriteReports(dir, m, recs); err != nil {
+	if _, err := dirreport.WriteRecords(dir, m, recs); err != nil {
 		t.Fatal(err)
 	}
 	if err := tournament.RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
@@ -415,14 +417,14 @@ func TestWriteDirReportsAsFromRecords(t *testing.T) {
 		t.Fatalf("report.html holds every game's moves; the test wants a sample")
 	}
 
-	rep, err := tournament.WriteDirReports(context.Background(), dir, tournament.ReportOptions{GameText: true})
+	rep, err := dirreport.Write(context.Background(), dir, dirreport.Options{GameText: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Games != len(recs) || rep.Analysis == nil {
 		t.Errorf("report of %d games, analysis %v; want %d games", rep.Games, rep.Analysis != nil, len(recs))
 	}
-	if got, want := rep.Meta.Run, tournament.ReportMeta(m, recs).Run; *got != *want {
+	if got, want := rep.Meta.Run, dirreport.ReportMeta(m, recs).Run; *got != *want {
 		t.Errorf("run status %+v, want %+v", *got, *want)
 	}
 	if got, want := fmt.Sprint(rep.Standings), fmt.Sprint(tournament.Standings(recs, m.Bots)); got != want {

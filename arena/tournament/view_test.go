@@ -1,6 +1,7 @@
 package tournament_test
 
 import (
+	"github.com/arena-games/arena/reports/dirreport"
 	"slices"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 
 func TestViewGame(t *testing.T) {
 	rec := playedRecord(t, "checkers", []string{"9-13", "21-17", "5-9"}, 10) // stopped early: a forfeit
-	g, err := tournament.ViewGame(&rec)
+	g, err := dirreport.ViewGame(&rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestViewGame(t *testing.T) {
 	// The search info recorded with a move is shown with it.
 	score := -35
 	rec.Moves[1].Info = &tournament.SearchInfo{Depth: 7, Score: &score, Nodes: 12345, TimeMS: 40, PV: []string{"a", "b"}, Text: "x"}
-	g, err = tournament.ViewGame(&rec)
+	g, err = dirreport.ViewGame(&rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +55,12 @@ func TestViewGame(t *testing.T) {
 
 	rec.Reason, rec.Forfeit = tournament.ReasonAdjudication, nil
 	rec.Adjudication = &tournament.Adjudicated{Rule: "resign", Detail: "both bots scored -900 for 4 moves"}
-	if g, err = tournament.ViewGame(&rec); err != nil || g.Adjudication != "resign: both bots scored -900 for 4 moves" || g.Forfeit != nil {
+	if g, err = dirreport.ViewGame(&rec); err != nil || g.Adjudication != "resign: both bots scored -900 for 4 moves" || g.Forfeit != nil {
 		t.Errorf("adjudicated game: %+v, %v", g, err)
 	}
 
 	rec.Moves[len(rec.Moves)-1].Move = rec.Moves[0].Move
-	if _, err := tournament.ViewGame(&rec); err == nil {
+	if _, err := dirreport.ViewGame(&rec); err == nil {
 		t.Error("a record that does not replay gives no error")
 	}
 }
@@ -76,7 +77,7 @@ func TestViewGamesByID(t *testing.T) {
 		recs = append(recs, r)
 	}
 	m := &tournament.Manifest{Game: "cheversi", Setups: []tournament.BotSetup{{Name: "a", Time: "1s/move"}, {Name: "b", Time: "10m0s+5s"}}}
-	g := tournament.ViewGames(m, "out", recs)
+	g := dirreport.ViewGames(m, "out", recs)
 	for i, want := range []int{1, 2, 5, 9} {
 		row := g.List.Rows[i]
 		if row[0] != want || g.List.Openings[row[4]] != "opening "+string(rune('0'+want)) || row[5] != viewer.Draw && row[5] != viewer.WhiteWins && row[5] != viewer.BlackWins {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arena-games/arena/bots/builtin"
 	"github.com/arena-games/arena/bots/human"
+	"github.com/arena-games/arena/internal/builtinbots"
 )
 
 func init() {
@@ -19,6 +20,9 @@ func init() {
 		summary: "run a built-in bot (" + strings.Join(builtin.Names(), ", ") + ", or human) on stdin/stdout",
 		run:     runBot,
 	})
+	// The bots "arena bot NAME" runs are those a configuration may name
+	// with builtin.
+	builtinbots.Register()
 }
 
 // runBot runs "arena bot NAME [flags]": the named built-in bot speaking the

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
@@ -136,7 +138,7 @@ func (g *compareGames) add(r *tournament.Record) error {
 	if res, err := r.GameResult(); err == nil {
 		g.results.Set(r.ID, res)
 	}
-	if rg, ok := tournament.RatingGame(r); ok {
+	if rg, ok := dirreport.RatingGame(r); ok {
 		g.rated++
 		if err := g.tally.Add(rg); err != nil && g.err == nil {
 			g.err = fmt.Errorf("game %d: %w", g.rated, err)
@@ -154,7 +156,7 @@ func compareEntryOfGames(dir string, m *tournament.Manifest, g *compareGames) (r
 	if g.err != nil {
 		return reports.CompareEntry{}, fmt.Errorf("%s: %w", dir, g.err)
 	}
-	a, err := g.tally.Analyze(tournament.RatingOptions(m))
+	a, err := g.tally.Analyze(dirreport.RatingOptions(m))
 	if err != nil {
 		return reports.CompareEntry{}, fmt.Errorf("%s: %w", dir, err)
 	}

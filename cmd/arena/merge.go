@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/reports/dirreport"
 )
 
 func init() {
@@ -42,7 +43,11 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	m := sum.Manifest
-	if err := printReport(stdout, *out, sum.Report); err != nil {
+	rep, err := dirreport.Write(ctx, *out, dirreport.Options{})
+	if err != nil {
+		return err
+	}
+	if err := printReport(stdout, *out, rep); err != nil {
 		return err
 	}
 	if text := sum.MissingText(); text != "" {

@@ -10,10 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/pgn"
 	"github.com/arena-games/arena/arena/rating"
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports"
 )
 
@@ -65,7 +66,7 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var rules string
 	if im.setting.known() {
 		// The arena's own files: the same reference as its own reports.
-		opt.Reference = tournament.Reference(im.setting.game, im.setting.preset, im.setting.rules)
+		opt.Reference = dirreport.Reference(im.setting.game, im.setting.preset, im.setting.rules)
 		rules = fmt.Sprintf("preset %s: %s", im.setting.preset, im.setting.rules)
 	}
 	a, err := im.tally.Analyze(opt)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -47,7 +49,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// The journal is the source of truth: without a run, rebuild the
 	// PGN/PDN file too.
-	rep, err := tournament.WriteDirReports(ctx, dir, tournament.ReportOptions{GameText: !running})
+	rep, err := dirreport.Write(ctx, dir, dirreport.Options{GameText: !running})
 	if err != nil {
 		return err
 	}

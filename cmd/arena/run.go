@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/arena-games/arena/arena/engine"
@@ -114,7 +116,7 @@ func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, 
 	}
 	// The reports are written even after an interrupt: they are what the
 	// games recorded so far come to.
-	rep, err := tournament.WriteDirReports(context.Background(), sum.Dir, tournament.ReportOptions{})
+	rep, err := dirreport.Write(context.Background(), sum.Dir, dirreport.Options{})
 	if err == nil {
 		err = printReport(stdout, sum.Dir, rep)
 	}
@@ -130,7 +132,7 @@ func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, 
 
 // printReport prints the standings and the rating summary of the reports
 // written for the output directory dir.
-func printReport(w io.Writer, dir string, rep *tournament.Report) error {
+func printReport(w io.Writer, dir string, rep *dirreport.Report) error {
 	m, a := rep.Manifest, rep.Analysis
 	fmt.Fprintf(w, "%s: %d of %d games\n", m.Name, rep.Games, m.Games)
 	if a == nil {

@@ -17,6 +17,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/arena-games/arena/internal/tempfile"
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/arena/tournament"
@@ -57,7 +60,7 @@ type Server struct {
 	// The finished games, where their journal lines are (for /api/game)
 	// and their list, kept out of memory; nil until the first game.
 	imu  sync.Mutex
-	list *tournament.GameList
+	list *dirreport.GameList
 
 	// The newest snapshot, and a channel closed when it is replaced.
 	smu     sync.Mutex
@@ -489,7 +492,7 @@ func (f *follower) add(r *tournament.Record, sp span) (bool, error) {
 		return false, err
 	}
 	f.finished++
-	if g, ok := tournament.RatingGame(r); ok {
+	if g, ok := dirreport.RatingGame(r); ok {
 		f.rated++
 		if f.analyzing {
 			f.pending = append(f.pending, g)
@@ -529,7 +532,7 @@ func (s *Server) addGame(r *tournament.Record, sp span) (bool, error) {
 	s.imu.Lock()
 	defer s.imu.Unlock()
 	if s.list == nil {
-		l, err := tournament.NewGameList(s.dir)
+		l, err := dirreport.NewGameList(s.dir)
 		if err != nil {
 			return false, err
 		}
@@ -563,7 +566,7 @@ func (f *follower) maybeAnalyze() {
 		return
 	}
 	t, n, tallyErr := f.tally, f.rated, f.tallyErr
-	opt := tournament.RatingOptions(f.manifest)
+	opt := dirreport.RatingOptions(f.manifest)
 	// The tally is the analysis's until its result comes.
 	f.analyzing = true
 	go func() { // sends exactly one result; Run receives it
@@ -629,7 +632,7 @@ func (s *Server) writeList(gameName string) (*listData, error) {
 	if s.list == nil {
 		return noList.hold(), nil
 	}
-	file, err := tournament.TempFile(s.dir, ".live-games-*")
+	file, err := tempfile.New(s.dir, ".live-games-*")
 	if err != nil {
 		return nil, err
 	}
@@ -767,11 +770,11 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 		s.fmu.Unlock()
 		if fl != nil {
 			rec.Result = game.Ongoing.String()
-			g, err := tournament.ViewGame(&rec)
+			g, err := dirreport.ViewGame(&rec)
 			if err != nil {
 				return nil, err
 			}
-			g.Clocks = tournament.ViewClocks(s.manifest.Load(), &rec)
+			g.Clocks = dirreport.ViewClocks(s.manifest.Load(), &rec)
 			return json.Marshal(g)
 		}
 	}
@@ -804,11 +807,11 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 	if err != nil || len(recs) != 1 || recs[0].ID != id {
 		return nil, fmt.Errorf("game %d: the journal changed under the server", id)
 	}
-	g, err := tournament.ViewGame(&recs[0])
+	g, err := dirreport.ViewGame(&recs[0])
 	if err != nil {
 		return nil, err
 	}
-	g.Clocks = tournament.ViewClocks(s.manifest.Load(), &recs[0])
+	g.Clocks = dirreport.ViewClocks(s.manifest.Load(), &recs[0])
 	return json.Marshal(g)
 }
 

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports/live"
@@ -261,7 +263,7 @@ func TestFollowsTheJournal(t *testing.T) {
 		if code != 200 || json.Unmarshal([]byte(body), &g) != nil {
 			t.Fatalf("game %d: %d %s", r.ID, code, body)
 		}
-		want, err := tournament.ViewGame(&r)
+		want, err := dirreport.ViewGame(&r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -493,7 +495,7 @@ func TestInFlightGames(t *testing.T) {
 	header.Moves = nil
 	srv.GameStarted(header)
 	st := waitState(t, base, "the game in flight", func(s live.State) bool { return len(s.Flights) == 1 })
-	want, err := tournament.ViewGame(&rec)
+	want, err := dirreport.ViewGame(&rec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,41 +1,33 @@
-package tournament
+package dirreport
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
+
+	"github.com/arena-games/arena/arena/tournament"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/reports"
 	"github.com/arena-games/arena/reports/viewer"
 )
 
-// OpeningLabel names a record's opening as the reports do: its name, or
-// "opening N" for an unnamed one.
-func OpeningLabel(r *Record) string {
-	if r.Opening.Name != "" {
-		return r.Opening.Name
-	}
-	return "opening " + strconv.Itoa(r.Opening.Index)
-}
-
 // ViewSummary is a record's line in the viewer's game list.
-func ViewSummary(r *Record) viewer.Summary {
+func ViewSummary(r *tournament.Record) viewer.Summary {
 	reason := r.Reason
 	if r.Forfeit != nil {
-		reason = ReasonForfeit + ": " + r.Forfeit.Kind
+		reason = tournament.ReasonForfeit + ": " + r.Forfeit.Kind
 	}
 	return viewer.Summary{
-		ID: r.ID, Round: r.Round, White: r.White, Black: r.Black, Opening: OpeningLabel(r),
+		ID: r.ID, Round: r.Round, White: r.White, Black: r.Black, Opening: tournament.OpeningLabel(r),
 		Result: r.Result, Reason: reason, Plies: len(r.Opening.Moves) + len(r.Moves),
 	}
 }
 
 // ViewGame replays a record under the rules it names for the viewer: every
 // position, computed by the rules package.
-func ViewGame(r *Record) (*viewer.Game, error) {
-	rules, err := RulesOf(r)
+func ViewGame(r *tournament.Record) (*viewer.Game, error) {
+	rules, err := tournament.RulesOf(r)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +35,7 @@ func ViewGame(r *Record) (*viewer.Game, error) {
 }
 
 // ViewGameWith is ViewGame with the rules given.
-func ViewGameWith(rules game.Rules, r *Record) (*viewer.Game, error) {
+func ViewGameWith(rules game.Rules, r *tournament.Record) (*viewer.Game, error) {
 	moves := make([]viewer.Move, 0, len(r.Opening.Moves)+len(r.Moves))
 	for _, m := range r.Opening.Moves {
 		moves = append(moves, viewer.Move{Text: m})
@@ -57,7 +49,7 @@ func ViewGameWith(rules game.Rules, r *Record) (*viewer.Game, error) {
 	}
 	g := &viewer.Game{
 		ID: r.ID, Round: r.Round, Game: r.Game, White: r.White, Black: r.Black,
-		Opening: OpeningLabel(r), OpeningPlies: len(r.Opening.Moves),
+		Opening: tournament.OpeningLabel(r), OpeningPlies: len(r.Opening.Moves),
 		Result: r.Result, Reason: r.Reason, Plies: plies,
 	}
 	if a := r.Adjudication; a != nil {
@@ -78,7 +70,7 @@ func ViewGameWith(rules game.Rules, r *Record) (*viewer.Game, error) {
 
 // ViewClocks returns the time controls of a record's White and Black as
 // the manifest's bot setups describe them, nil when it has none.
-func ViewClocks(m *Manifest, r *Record) []string {
+func ViewClocks(m *tournament.Manifest, r *tournament.Record) []string {
 	if m == nil || len(m.Setups) == 0 {
 		return nil
 	}
@@ -96,7 +88,7 @@ func ViewClocks(m *Manifest, r *Record) []string {
 
 // ViewGames gives report.html the games of recs of the tournament m, listed
 // by ID; dir is the output directory the page names for viewing every game.
-func ViewGames(m *Manifest, dir string, recs []Record) *reports.Games {
+func ViewGames(m *tournament.Manifest, dir string, recs []tournament.Record) *reports.Games {
 	order := make([]int, len(recs))
 	for i := range order {
 		order[i] = i
@@ -114,15 +106,15 @@ func ViewGames(m *Manifest, dir string, recs []Record) *reports.Games {
 // viewLoader replays records for the viewer, building the rules only when
 // a record's differ from the last one's.
 type viewLoader struct {
-	m     *Manifest
-	last  *Record // the record rules were built for
+	m     *tournament.Manifest
+	last  *tournament.Record // the record rules were built for
 	rules game.Rules
 }
 
 // view replays r for the viewer, with the players' time controls.
-func (v *viewLoader) view(r *Record) (*viewer.Game, error) {
+func (v *viewLoader) view(r *tournament.Record) (*viewer.Game, error) {
 	if v.last == nil || r.Game != v.last.Game || r.Preset != v.last.Preset || !slices.Equal(r.Rules, v.last.Rules) {
-		rules, err := RulesOf(r)
+		rules, err := tournament.RulesOf(r)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package tournament
+package dirreport
 
 import (
 	"bufio"
@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/internal/tempfile"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/reports"
@@ -23,7 +26,7 @@ import (
 // per game. It is not safe for concurrent use.
 type GameList struct {
 	f      *os.File // listEntry bytes at (id-1)*listEntry
-	ids    IDs
+	ids    tournament.IDs
 	lo, hi int // smallest and largest ID
 	names  [3]nameTable
 	buf    [listEntry]byte
@@ -65,31 +68,11 @@ func (t *nameTable) number(name string) uint32 {
 // the system's temporary directory when dir cannot hold one) that is
 // removed at once and freed by Close.
 func NewGameList(dir string) (*GameList, error) {
-	f, err := TempFile(dir, ".gamelist-*")
+	f, err := tempfile.New(dir, ".gamelist-*")
 	if err != nil {
 		return nil, fmt.Errorf("game list: %w", err)
 	}
 	return &GameList{f: f}, nil
-}
-
-// TempFile creates a temporary file in dir, named by pattern as
-// os.CreateTemp names it, or in the system's temporary directory when dir
-// cannot hold one (then without pattern's leading character, which
-// hides the file in dir), and removes its name: the space it takes is
-// freed when it is closed, or when the process ends.
-func TempFile(dir, pattern string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		var err2 error
-		if f, err2 = os.CreateTemp("", pattern[1:]); err2 != nil {
-			return nil, err
-		}
-	}
-	if err := os.Remove(f.Name()); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }
 
 // Close frees the list's file.
@@ -104,8 +87,8 @@ func (l *GameList) Has(id int) bool { return l.ids.Has(id) }
 // Add adds the game of rec, whose journal line is n bytes long at offset
 // off. A game already in the list is not added again; a game Add failed
 // to add is not in the list, and may be added again.
-func (l *GameList) Add(rec *Record, off int64, n int) error {
-	if rec.ID < 1 || rec.ID > MaxGames {
+func (l *GameList) Add(rec *tournament.Record, off int64, n int) error {
+	if rec.ID < 1 || rec.ID > tournament.MaxGames {
 		return fmt.Errorf("game list: game id %d out of range", rec.ID)
 	}
 	if l.ids.Has(rec.ID) {
@@ -169,7 +152,7 @@ func (l *GameList) WriteJSON(w io.Writer, gameName string) error {
 // (in the directory of l's file), and returns them with the list's names.
 func (l *GameList) rows(gameName string) (*viewer.List, *listRows, error) {
 	header := viewer.NewList(gameName)
-	f, err := TempFile(filepath.Dir(l.f.Name()), ".gamerows-*")
+	f, err := tempfile.New(filepath.Dir(l.f.Name()), ".gamerows-*")
 	if err != nil {
 		return nil, nil, fmt.Errorf("game list: %w", err)
 	}

@@ -1,12 +1,15 @@
-package tournament
+package dirreport
 
-import "github.com/arena-games/arena/reports"
+import (
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/reports"
+)
 
 // SearchStats sums up, for each of bots in that order, the moves it played
 // in recs and the search info they came with: the mean reported depth,
 // the nodes reported per second of the time the arena measured, and the
 // mean time per move. Bots that played no move are left out.
-func SearchStats(recs []Record, bots []string) []reports.BotSearch {
+func SearchStats(recs []tournament.Record, bots []string) []reports.BotSearch {
 	s := newSearchSums(bots)
 	for i := range recs {
 		s.add(&recs[i])
@@ -36,7 +39,7 @@ func newSearchSums(bots []string) *searchSums {
 }
 
 // add counts the moves of one game.
-func (s *searchSums) add(r *Record) {
+func (s *searchSums) add(r *tournament.Record) {
 	first, err := r.FirstMoverColor()
 	if err != nil {
 		return

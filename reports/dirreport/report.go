@@ -1,15 +1,16 @@
-package tournament
+package dirreport
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/arena-games/arena/arena/tournament"
 
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
@@ -20,7 +21,7 @@ import (
 // RatingGames converts records to the games the rating statistics take.
 // Records whose result or first mover do not decode are skipped (the
 // journal reader rejects them already).
-func RatingGames(recs []Record) []rating.Game {
+func RatingGames(recs []tournament.Record) []rating.Game {
 	out := make([]rating.Game, 0, len(recs))
 	for i := range recs {
 		if g, ok := RatingGame(&recs[i]); ok {
@@ -32,7 +33,7 @@ func RatingGames(recs []Record) []rating.Game {
 
 // RatingGame converts a record to the game the rating statistics take;
 // ok is false when its result or first mover do not decode.
-func RatingGame(r *Record) (g rating.Game, ok bool) {
+func RatingGame(r *tournament.Record) (g rating.Game, ok bool) {
 	res, err := r.GameResult()
 	if err != nil {
 		return g, false
@@ -43,18 +44,18 @@ func RatingGame(r *Record) (g rating.Game, ok bool) {
 	}
 	return rating.Game{
 		White: r.White, Black: r.Black, FirstMover: first, Result: res,
-		Opening: OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
+		Opening: tournament.OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
 		PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
 	}, true
 }
 
-// WriteReports writes the rating reports of an output directory from its
+// WriteRecords writes the rating reports of an output directory from its
 // records (package reports: report.md, standings.csv, report.json,
 // report.html) and returns the analysis, nil when there are no games to
 // rate. The PGN/PDN file is kept by Run; RewriteGameText rebuilds it. It
-// holds every game in memory: WriteDirReports reads them from the journal
+// holds every game in memory: Write reads them from the journal
 // one at a time.
-func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, error) {
+func WriteRecords(dir string, m *tournament.Manifest, recs []tournament.Record) (*rating.Analysis, error) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
@@ -72,24 +73,24 @@ func WriteReports(dir string, m *Manifest, recs []Record) (*rating.Analysis, err
 
 // Report is what the reports of a tournament directory were written from.
 type Report struct {
-	Manifest *Manifest
+	Manifest *tournament.Manifest
 	Games    int              // games in the journal
 	Analysis *rating.Analysis // nil when there are no games
 	// Meta is the reports' description of the tournament (its Games
 	// left out).
 	Meta      reports.Meta
-	Standings []Standing // every bot of the manifest, and any other in the journal
+	Standings []tournament.Standing // every bot of the manifest, and any other in the journal
 }
 
-// ReportOptions adjusts WriteDirReports.
-type ReportOptions struct {
+// Options adjusts Write.
+type Options struct {
 	// GameText rebuilds the PGN/PDN file from the journal too (see
 	// RewriteGameText); leave it to a run that appends to the file.
 	GameText bool
 }
 
-// WriteDirReports writes the rating reports of the output directory dir
-// from its manifest and journal, as WriteReports does from records, and
+// Write writes the rating reports of the output directory dir
+// from its manifest and journal, as WriteRecords does from records, and
 // returns what they were written from. It reads the journal one game at a
 // time: its memory does not grow with the number of games beyond a bit
 // per game, and the game list of report.html is kept in temporary files
@@ -97,12 +98,12 @@ type ReportOptions struct {
 // may append to it meanwhile. When ctx is done it stops, removes what it
 // had written to temporary files and returns ctx's error: the reports and
 // the game text file already in dir are left as they were.
-func WriteDirReports(ctx context.Context, dir string, opts ReportOptions) (*Report, error) {
-	m, err := readDirManifest(dir)
+func Write(ctx context.Context, dir string, opts Options) (*Report, error) {
+	m, err := tournament.ReadDirManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, JournalFile)
+	path := filepath.Join(dir, tournament.JournalFile)
 	journal, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read journal: %w", err)
@@ -113,21 +114,21 @@ func WriteDirReports(ctx context.Context, dir string, opts ReportOptions) (*Repo
 		return nil, err
 	}
 	defer b.close()
-	var text *gameTextRewrite
+	var text *tournament.GameTextRewrite
 	if opts.GameText {
-		if text, err = newGameTextRewrite(dir, m.Game, m.Name); err != nil {
+		if text, err = tournament.NewGameTextRewrite(dir, m.Game, m.Name); err != nil {
 			return nil, err
 		}
-		defer text.abort()
+		defer text.Abort()
 	}
-	_, err = scanJournalOpen(journal, path, func(rec *Record, off int64, n int) error {
+	_, err = tournament.ScanJournalLines(journal, path, func(rec *tournament.Record, off int64, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := b.add(rec, off, n); err != nil || text == nil {
 			return err
 		}
-		return text.add(rec)
+		return text.Add(rec)
 	})
 	if err == nil {
 		err = ctx.Err()
@@ -136,7 +137,7 @@ func WriteDirReports(ctx context.Context, dir string, opts ReportOptions) (*Repo
 		return nil, err
 	}
 	if text != nil {
-		if err := text.commit(); err != nil {
+		if err := text.Commit(); err != nil {
 			return nil, err
 		}
 	}
@@ -146,14 +147,14 @@ func WriteDirReports(ctx context.Context, dir string, opts ReportOptions) (*Repo
 // reportBuilder sums up a tournament's games one at a time for its
 // reports: what a Report holds, and report.html's game list.
 type reportBuilder struct {
-	m         *Manifest
+	m         *tournament.Manifest
 	games     int
 	rated     int // games given to the rating tally
 	tally     rating.Tally
 	tallyErr  error // the first game the tally refused
-	standings *tally
+	standings *tournament.Tally
 	search    *searchSums
-	sprt      *sprtState // the manifest's test replayed; nil without one
+	sprt      *tournament.SPRT // the manifest's test replayed; nil without one
 	sprtErr   error
 	finished  time.Time // when the last game ended
 	list      *GameList // nil: no game list
@@ -161,10 +162,10 @@ type reportBuilder struct {
 
 // newReportBuilder returns a builder for the tournament m; with dir it
 // keeps report.html's game list in temporary files in dir.
-func newReportBuilder(m *Manifest, dir string) (*reportBuilder, error) {
-	b := &reportBuilder{m: m, standings: newTally(m.Bots), search: newSearchSums(m.Bots)}
+func newReportBuilder(m *tournament.Manifest, dir string) (*reportBuilder, error) {
+	b := &reportBuilder{m: m, standings: tournament.NewTally(m.Bots), search: newSearchSums(m.Bots)}
 	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
-		b.sprt = newSPRTState(*m.SPRT, m.Bots[0], m.Bots[1])
+		b.sprt = tournament.NewSPRT(*m.SPRT, m.Bots[0], m.Bots[1])
 	}
 	if dir != "" {
 		var err error
@@ -184,7 +185,7 @@ func (b *reportBuilder) close() {
 
 // add takes in a game, whose journal line is n bytes at off. The games
 // come in the journal's order (the sequential test is replayed in it).
-func (b *reportBuilder) add(r *Record, off int64, n int) error {
+func (b *reportBuilder) add(r *tournament.Record, off int64, n int) error {
 	b.games++
 	if g, ok := RatingGame(r); ok {
 		b.rated++
@@ -192,10 +193,10 @@ func (b *reportBuilder) add(r *Record, off int64, n int) error {
 			b.tallyErr = fmt.Errorf("game %d: %w", b.rated, err)
 		}
 	}
-	b.standings.add(r)
+	b.standings.Add(r)
 	b.search.add(r)
 	if b.sprt != nil && b.sprtErr == nil {
-		b.sprtErr = b.sprt.add(r)
+		b.sprtErr = b.sprt.Add(r)
 	}
 	if end := r.Start.Add(time.Duration(r.DurationMS * float64(time.Millisecond))); end.After(b.finished) {
 		b.finished = end
@@ -212,16 +213,16 @@ func (b *reportBuilder) meta() reports.Meta {
 	meta := reports.Meta{
 		Name:    m.Name,
 		Game:    m.Game,
-		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, rulesText(m.Rules)),
+		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, tournament.RulesText(m.Rules)),
 		Started: m.Created,
 		Run:     &reports.RunStatus{Played: b.games, Scheduled: m.Games, Finished: b.games == m.Games},
 		Search:  b.search.stats(),
 	}
 	if s := b.sprt; s != nil && b.sprtErr == nil {
 		meta.Run.SPRT = s.String()
-		if s.decided() && !meta.Run.Finished {
+		if s.Decided() && !meta.Run.Finished {
 			meta.Run.Finished = true
-			meta.Run.Stopped = fmt.Sprintf("the SPRT accepted %v after %d %s", s.result.Decision, s.result.N, sprtUnit(s.result))
+			meta.Run.Stopped = fmt.Sprintf("the SPRT accepted %v after %d %s", s.Result().Decision, s.Result().N, tournament.SPRTUnit(s.Result()))
 		}
 	}
 	if meta.Run.Finished {
@@ -233,7 +234,7 @@ func (b *reportBuilder) meta() reports.Meta {
 // write writes the reports into dir; journal holds the journal lines the
 // games were added with, for the game viewer.
 func (b *reportBuilder) write(dir string, journal io.ReaderAt) (*Report, error) {
-	rep := &Report{Manifest: b.m, Games: b.games, Meta: b.meta(), Standings: b.standings.standings()}
+	rep := &Report{Manifest: b.m, Games: b.games, Meta: b.meta(), Standings: b.standings.Standings()}
 	if b.games == 0 {
 		return rep, nil
 	}
@@ -261,9 +262,9 @@ func (b *reportBuilder) write(dir string, journal io.ReaderAt) (*Report, error) 
 			if _, err := journal.ReadAt(line, off); err != nil {
 				return nil, fmt.Errorf("read journal: %w", err)
 			}
-			r := new(Record)
-			if err := decodeRecord(bytes.TrimSuffix(line, []byte("\n")), r); err != nil {
-				return nil, fmt.Errorf("%w: the line at offset %d changed: %w", ErrJournal, off, err)
+			r := new(tournament.Record)
+			if err := tournament.DecodeRecord(bytes.TrimSuffix(line, []byte("\n")), r); err != nil {
+				return nil, fmt.Errorf("%w: the line at offset %d changed: %w", tournament.ErrJournal, off, err)
 			}
 			return v.view(r)
 		}
@@ -279,8 +280,8 @@ func (b *reportBuilder) write(dir string, journal io.ReaderAt) (*Report, error) 
 // RatingOptions returns the rating options for a tournament: the defaults,
 // plus the side balance of human play as a reference when the games are
 // Cheversi under the unmodified cheversi preset.
-func RatingOptions(m *Manifest) rating.Options {
-	return rating.Options{Reference: Reference(m.Game, m.Preset, rulesText(m.Rules))}
+func RatingOptions(m *tournament.Manifest) rating.Options {
+	return rating.Options{Reference: Reference(m.Game, m.Preset, tournament.RulesText(m.Rules))}
 }
 
 // Reference returns the side-balance figure from elsewhere that the
@@ -293,7 +294,7 @@ func Reference(game, preset, rules string) *rating.Reference {
 		return nil
 	}
 	r, err := games.New(game, preset, nil)
-	if err != nil || rulesText(r.Settings()) != rules {
+	if err != nil || tournament.RulesText(r.Settings()) != rules {
 		return nil
 	}
 	return rating.CheversiHumanReference()
@@ -302,47 +303,10 @@ func Reference(game, preset, rules string) *rating.Reference {
 // ReportMeta describes a tournament for the reports: what it is, how many
 // of its games are recorded, and whether it finished (every game played,
 // or its sequential test decided; the test is replayed over the records).
-func ReportMeta(m *Manifest, recs []Record) reports.Meta {
+func ReportMeta(m *tournament.Manifest, recs []tournament.Record) reports.Meta {
 	b, _ := newReportBuilder(m, "") // cannot fail without a game list
 	for i := range recs {
 		b.add(&recs[i], 0, 0)
 	}
 	return b.meta()
-}
-
-// LoadDir reads the manifest and the journal of an output directory. It
-// holds every game in memory: ScanDir reads them one at a time.
-func LoadDir(dir string) (*Manifest, []Record, error) {
-	var recs []Record
-	m, err := ScanDir(dir, func(rec *Record) error {
-		recs = append(recs, *rec)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, recs, nil
-}
-
-// ScanDir reads the manifest of an output directory, then calls fn with
-// each game of its journal, one at a time, as ScanJournal does.
-func ScanDir(dir string, fn func(rec *Record) error) (*Manifest, error) {
-	m, err := readDirManifest(dir)
-	if err != nil {
-		return nil, err
-	}
-	if err := ScanJournal(filepath.Join(dir, JournalFile), fn); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// readDirManifest reads the manifest of an output directory, saying so
-// when there is none.
-func readDirManifest(dir string) (*Manifest, error) {
-	m, err := ReadManifest(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s is not a tournament output directory (it has no %s): %w", dir, ManifestFile, err)
-	}
-	return m, err
 }

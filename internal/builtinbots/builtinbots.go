@@ -1,0 +1,22 @@
+// Package builtinbots makes the arena's built-in bots known to the
+// configuration: the engines of package builtin and the human player of
+// package human, which the arena executable runs as `arena bot NAME`.
+package builtinbots
+
+import (
+	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/bots/builtin"
+	"github.com/arena-games/arena/bots/human"
+)
+
+// Register registers the built-in bots (tournament.RegisterBuiltin): the
+// engines in the order of builtin.Names, then the human player, who plays
+// one game at a time. It is for the programs that run them as
+// `SELF bot NAME`: the arena command, and the test binaries that stand in
+// for it.
+func Register() {
+	for _, name := range builtin.Names() {
+		tournament.RegisterBuiltin(tournament.Builtin{Name: name})
+	}
+	tournament.RegisterBuiltin(tournament.Builtin{Name: human.Name, Solo: true})
+}
