@@ -1,0 +1,54 @@
+package solve
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/arena-games/arena/arena/cheversi"
+)
+
+// benchUnits are positions at ply 6 of the cheversi preset's game tree, as
+// the solve of the whole game meets them.
+var benchUnits = []string{
+	"8/8/5R2/4r3/3Q4/2q5/1K6/r7 w 6 a1",
+	"8/8/6r1/4rB2/3Q4/2q5/1K6/8 w 6 g6",
+	"8/8/8/4r3/3Q4/2qB4/1K6/r7 w 6 a1",
+	"8/8/8/4rB2/3Q2r1/2q5/1K6/8 w 6 g4",
+}
+
+// BenchmarkSolveUnit solves work units of the whole game's solve, each
+// with an empty table: positions/op is what one unit costs.
+func BenchmarkSolveUnit(b *testing.B) {
+	for _, etc := range []int{0, 8, 10, 12} {
+		b.Run(fmt.Sprint("etc", etc), func(b *testing.B) { benchUnit(b, etc) })
+	}
+}
+
+func benchUnit(b *testing.B, etc int) {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ps []cheversi.Position
+	for _, text := range benchUnits {
+		p, err := rules.ParsePosition(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	t := NewTable(256 << 20)
+	var n uint64
+	for i := 0; i < b.N; i++ {
+		t.Clear()
+		s := NewSolver(SolverOptions{Table: t})
+		s.s.etcPlies = etc
+		p := ps[i%len(ps)]
+		if _, err := s.Solve(b.Context(), &p); err != nil {
+			b.Fatal(err)
+		}
+		n += s.TotalPositions()
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "positions/op")
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "positions/s")
+}

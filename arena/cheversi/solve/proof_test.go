@@ -1,0 +1,139 @@
+package solve
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/arena-games/arena/arena/cheversi"
+)
+
+// solvedTree solves p in units cut at cut and returns the results.
+func solvedTree(t *testing.T, rules *cheversi.Rules, p *cheversi.Position, cut int) *Results {
+	t.Helper()
+	res, err := OpenResults(filepath.Join(t.TempDir(), "results.txt"), rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Close() })
+	d := &Driver{Results: res, Cut: cut, Jobs: 2, Table: NewTable(1 << 22)}
+	if _, err := d.Run(t.Context(), p); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// rewrite decompresses a proof, lets edit change its records (after the
+// header), and compresses it again.
+func rewrite(t *testing.T, proof []byte, edit func(records []byte) []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(proof))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(raw, []byte("\n\n")) + 2
+	records := edit(append([]byte(nil), raw[i:]...))
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	zw.Write(raw[:i])
+	zw.Write(records)
+	zw.Close()
+	return out.Bytes()
+}
+
+func TestProofRoundTrip(t *testing.T) {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for range 3 {
+		p := randomPosition(t, r, rules, 9)
+		want, err := NewSolver(SolverOptions{TableBytes: 1 << 22}).Solve(t.Context(), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := solvedTree(t, rules, &p, 11)
+		var buf bytes.Buffer
+		v, leaves, err := WriteProof(&buf, rules, &p, 11, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != want.Value {
+			t.Fatalf("%s: proof of a %s, the solver says %s", p.Text(), v, want.Value)
+		}
+		pr, err := ReadProof(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Value != v || len(pr.Leaves) != leaves || pr.Root != p {
+			t.Fatalf("read back %v with %d leaves at %s, wrote %v with %d at %s", pr.Value, len(pr.Leaves), pr.Root.Text(), v, leaves, p.Text())
+		}
+		if err := pr.CheckLeaves(t.Context(), 0, 1, 1<<22, nil); err != nil {
+			t.Fatal(err)
+		}
+
+		// A leaf stated with the wrong value is found by solving it.
+		bad := rewrite(t, buf.Bytes(), func(rec []byte) []byte {
+			i := leafOffset(t, rules, &p, 11, rec)
+			rec[i] = (rec[i] + 1) % 3
+			return rec
+		})
+		if pr, err := ReadProof(bytes.NewReader(bad)); err == nil {
+			if err := pr.CheckLeaves(t.Context(), 0, 1, 1<<22, nil); !errors.Is(err, ErrBadProof) {
+				t.Errorf("a wrong leaf value passed: %v", err)
+			}
+		} else if !errors.Is(err, ErrBadProof) {
+			t.Errorf("a wrong leaf value: %v", err)
+		}
+		// A tree cut short, or with a record too many, is refused.
+		for name, edit := range map[string]func([]byte) []byte{
+			"short": func(rec []byte) []byte { return rec[:len(rec)-1] },
+			"long":  func(rec []byte) []byte { return append(rec, tagLeafWin) },
+			"root":  func(rec []byte) []byte { rec[0] = tagDraw + tagLoss - rec[0]; return rec },
+		} {
+			if name == "root" && (v == Win) {
+				continue
+			}
+			if _, err := ReadProof(bytes.NewReader(rewrite(t, buf.Bytes(), edit))); !errors.Is(err, ErrBadProof) {
+				t.Errorf("%s: %v, want ErrBadProof", name, err)
+			}
+		}
+	}
+}
+
+// leafOffset returns the offset in rec, the records of a proof of p, of
+// the first leaf at the cut ply.
+func leafOffset(t *testing.T, rules *cheversi.Rules, p *cheversi.Position, cut int, rec []byte) int {
+	t.Helper()
+	cr := &countingReader{r: bytes.NewReader(rec)}
+	rd := &proofReader{r: bufio.NewReader(cr), pr: &Proof{Rules: rules, Root: *p, Cut: cut}, seen: map[uint64]Value{}}
+	rd.onLeaf = func() int { return cr.n - rd.r.Buffered() - 1 }
+	if _, err := rd.read(p); err != nil {
+		t.Fatal(err)
+	}
+	if len(rd.leafAt) == 0 {
+		t.Fatal("no leaf at the cut ply")
+	}
+	return rd.leafAt[0]
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += n
+	return n, err
+}

@@ -1,0 +1,98 @@
+package solve
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
+)
+
+// reference returns the exact value of p for the side to move by plain
+// minimax over the rules' own Position: no table, no ordering, no
+// incremental score, no special last plies.
+func reference(p *cheversi.Position) int {
+	if p.Ply() == cheversi.MaxPlies {
+		m := p.Score(game.White) - p.Score(game.Black)
+		if p.Turn() == game.Black {
+			m = -m
+		}
+		return m
+	}
+	var buf [cheversi.NumPieces * cheversi.NumSquares]cheversi.Move
+	moves := p.GenerateMoves(buf[:0])
+	if len(moves) == 0 {
+		return NoMoves
+	}
+	best := NoMoves - 1
+	for _, m := range moves {
+		q := *p
+		q.Play(m)
+		best = max(best, -reference(&q))
+	}
+	return best
+}
+
+// randomPosition plays random legal moves from the empty board to ply.
+func randomPosition(t testing.TB, r *rand.Rand, rules *cheversi.Rules, ply int) cheversi.Position {
+	for range 1000 {
+		p := rules.StartPosition()
+		var buf [cheversi.NumPieces * cheversi.NumSquares]cheversi.Move
+		for p.Ply() < ply {
+			moves := p.GenerateMoves(buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			p.Play(moves[r.IntN(len(moves))])
+		}
+		if p.Ply() == ply {
+			return p
+		}
+	}
+	t.Fatalf("no random game reached ply %d", ply)
+	return cheversi.Position{}
+}
+
+var testRuleSets = []struct {
+	preset    string
+	overrides []game.Setting
+}{
+	{"cheversi", nil},
+	{"cheversi-classic", nil},
+	{"echeversi", nil},
+	{"cheversi", []game.Setting{{Key: "touch", Value: "any"}}},
+	{"cheversi", []game.Setting{{Key: "black_king_last", Value: "false"}}},
+	{"cheversi", []game.Setting{{Key: "scoring", Value: "squares"}}},
+	{"cheversi", []game.Setting{{Key: "queen_call", Value: "false"}, {Key: "bishops_opposite", Value: "false"}}},
+}
+
+// TestAgainstReference compares the solver's exact values with plain
+// minimax on random positions a few plies from the end, under every preset
+// and several switches.
+func TestAgainstReference(t *testing.T) {
+	for _, rs := range testRuleSets {
+		rules, err := cheversi.New(rs.preset, rs.overrides)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(uint64(len(rs.overrides)), 99))
+		for i := range 60 {
+			// Classic rule sets branch 50 ways a ply at the end: keep
+			// their reference searches short.
+			left := 1 + i%4
+			if rules.Options().Touch == cheversi.TouchNone {
+				left = 1 + i%3
+			}
+			p := randomPosition(t, r, rules, cheversi.MaxPlies-left)
+			want := reference(&p)
+			s := NewSolver(SolverOptions{TableBytes: 1 << 20})
+			got, err := s.Margin(t.Context(), &p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("%s %v: %s: solver %d, minimax %d", rs.preset, rs.overrides, p.Text(), got, want)
+			}
+		}
+	}
+}

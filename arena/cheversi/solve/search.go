@@ -1,0 +1,238 @@
+package solve
+
+import (
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
+)
+
+// searcher is one search: its table, counters and the rule set.
+type searcher struct {
+	tt        *Table
+	ttPlies   int  // positions with fewer pieces placed use the table
+	sortPlies int  // positions with fewer pieces placed order their moves
+	kingLast  bool // black_king_last with scoring "attacks": ply 15 has its own code
+	etcPlies  int  // positions with fewer pieces placed look for a cutoff in their children's table entries first
+	etcCuts   uint64
+	nodes     [cheversi.MaxPlies + 1]uint64
+	// stack[i] holds the child being searched of the position at ply i-1,
+	// so that search allocates nothing.
+	stack [cheversi.MaxPlies + 1]board
+	stop  *atomic.Bool
+	cutAt *[17][11]uint64 // experiments: index of the cutting move by ply; [10] all-nodes
+}
+
+// search returns the value of b for the side to move, fail-soft: the exact
+// final margin (mover's score minus the opponent's) when it lies strictly
+// between alpha and beta, an upper bound <= alpha when the exact value is
+// <= alpha, a lower bound >= beta when it is >= beta.
+func (s *searcher) search(b *board, alpha, beta int) int {
+	ply := b.n
+	s.nodes[ply]++
+	if ply == cheversi.MaxPlies {
+		return b.margin
+	}
+	if ply == cheversi.MaxPlies-1 && s.kingLast {
+		s.nodes[cheversi.MaxPlies] += uint64(kingLastCount(b))
+		return kingLast(b)
+	}
+	t := b.pos.Targets()
+	if t == ([cheversi.NumPieces]uint64{}) {
+		return NoMoves
+	}
+	if ply == cheversi.MaxPlies-1 {
+		return s.last(b, &t, beta)
+	}
+	var key uint64
+	var ttMove cheversi.Move
+	useTT := ply < s.ttPlies
+	lo, hi := NoMoves, -NoMoves
+	if useTT {
+		key = b.pos.Hash()
+		if e, ok := s.tt.probe(key); ok {
+			if e.lo >= beta {
+				return e.lo
+			}
+			if e.hi <= alpha {
+				return e.hi
+			}
+			if e.lo == e.hi {
+				return e.lo
+			}
+			alpha, beta = max(alpha, e.lo), min(beta, e.hi)
+			lo, hi, ttMove = e.lo, e.hi, e.move
+		}
+	}
+	var ml moveList
+	ml.gen(&t, ttMove)
+	if useTT && ply < s.etcPlies {
+		// Enhanced transposition cutoff: a child already known to be
+		// good enough ends the search before any is searched.
+		for _, m := range ml.moves[:ml.n] {
+			q := b.pos
+			q.Play(m)
+			if e, ok := s.tt.probe(q.Hash()); ok && -e.hi >= beta {
+				s.etcCuts++
+				lo = max(lo, -e.hi)
+				s.tt.store(key, entry{lo: lo, hi: hi, move: m, work: 1})
+				return -e.hi
+			}
+		}
+	}
+	if ply < s.sortPlies {
+		ml.sort(b, ttMove)
+	}
+	best, bestMove := NoMoves-1, cheversi.Move(0)
+	before := s.total()
+	c := &s.stack[ply+1]
+	for idx, m := range ml.moves[:ml.n] {
+		*c = *b
+		c.play(m)
+		v := -s.search(c, -beta, -max(alpha, best))
+		if ply < stopPlies && s.stop.Load() {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m
+			if v >= beta {
+				if s.cutAt != nil {
+					s.cutAt[ply][min(idx, 9)]++
+				}
+				break
+			}
+		}
+	}
+	if s.cutAt != nil && best < beta {
+		s.cutAt[ply][10]++
+	}
+	if useTT {
+		switch {
+		case best <= alpha:
+			hi = best
+		case best >= beta:
+			lo = best
+		default:
+			lo, hi = best, best
+		}
+		s.tt.store(key, entry{lo: lo, hi: hi, move: bestMove, work: workOf(s.total() - before)})
+	}
+	return best
+}
+
+// stopPlies: positions with fewer pieces placed check whether the search
+// was stopped after each move.
+const stopPlies = 12
+
+// root searches b like search and returns its best move too.
+func (s *searcher) root(b *board, alpha, beta int) (int, cheversi.Move) {
+	ply := b.n
+	s.nodes[ply]++
+	t := b.pos.Targets()
+	var ttMove cheversi.Move
+	if e, ok := s.tt.probe(b.pos.Hash()); ok {
+		ttMove = e.move
+	}
+	var ml moveList
+	ml.gen(&t, ttMove)
+	ml.sort(b, ttMove)
+	best, bestMove := NoMoves-1, cheversi.Move(0)
+	c := &s.stack[ply+1]
+	for _, m := range ml.moves[:ml.n] {
+		*c = *b
+		c.play(m)
+		v := -s.search(c, -beta, -max(alpha, best))
+		if s.stop.Load() {
+			return 0, 0
+		}
+		if v > best {
+			best, bestMove = v, m
+			if v >= beta {
+				break
+			}
+		}
+	}
+	return best, bestMove
+}
+
+func (s *searcher) total() uint64 {
+	var n uint64
+	for _, c := range s.nodes {
+		n += c
+	}
+	return n
+}
+
+// last returns the value of b, at ply 15, for Black: the best of its last
+// moves.
+func (s *searcher) last(b *board, t *[cheversi.NumPieces]uint64, beta int) int {
+	best := NoMoves - 1
+	for k := range cheversi.Piece(cheversi.NumPieces) {
+		for bb := t[k]; bb != 0; bb &= bb - 1 {
+			m := cheversi.NewMove(k, cheversi.Square(bits.TrailingZeros64(bb)))
+			s.nodes[cheversi.MaxPlies]++
+			v := -(b.margin + b.delta(m))
+			if v > best {
+				best = v
+				if v >= beta {
+					return v
+				}
+			}
+		}
+	}
+	return best
+}
+
+// moveList is the legal moves of a position in the order they are searched.
+type moveList struct {
+	n     int
+	moves [cheversi.NumPieces * cheversi.NumSquares]cheversi.Move
+	keys  [cheversi.NumPieces * cheversi.NumSquares]int32
+}
+
+// gen fills l with the moves of t, first (when legal) at the front.
+func (l *moveList) gen(t *[cheversi.NumPieces]uint64, first cheversi.Move) {
+	n := 0
+	if first != 0 && t[first.Piece()]&(1<<first.Square()) != 0 {
+		l.moves[0] = first
+		n = 1
+	} else {
+		first = 0
+	}
+	for k := range cheversi.Piece(cheversi.NumPieces) {
+		for bb := t[k]; bb != 0; bb &= bb - 1 {
+			m := cheversi.NewMove(k, cheversi.Square(bits.TrailingZeros64(bb)))
+			if m != first {
+				l.moves[n] = m
+				n++
+			}
+		}
+	}
+	l.n = n
+}
+
+// sort orders the moves after the first (when it is first) by how much
+// they change the margin in the mover's favour, best first.
+func (l *moveList) sort(b *board, first cheversi.Move) {
+	start := 0
+	if first != 0 && l.n > 0 && l.moves[0] == first {
+		start = 1
+	}
+	sign := int32(1)
+	if b.pos.Turn() == game.Black {
+		sign = -1
+	}
+	for i := start; i < l.n; i++ {
+		l.keys[i] = sign * int32(b.delta(l.moves[i]))
+	}
+	// Insertion sort: the lists are short.
+	for i := start + 1; i < l.n; i++ {
+		m, k := l.moves[i], l.keys[i]
+		j := i
+		for ; j > start && l.keys[j-1] < k; j-- {
+			l.moves[j], l.keys[j] = l.moves[j-1], l.keys[j-1]
+		}
+		l.moves[j], l.keys[j] = m, k
+	}
+}
