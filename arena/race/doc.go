@@ -27,7 +27,11 @@
 //     [τ − δ, τ + δ]);
 //
 // and otherwise goes on until it has played MaxOpenings openings (budget).
-// No arm stops before MinOpenings openings, nor is compared on fewer.
+// No arm stops before MinOpenings openings, nor is compared on fewer. When
+// arms fall into groups (the same variants at several strengths, say), an
+// arm is stopped as worse only against its own group; the paired
+// difference of any two arms (Difference) is reported with the family's
+// correction either way.
 //
 // Arm k is shown farther from the target than arm j when, with a = μk − τ
 // and b = μj − τ, the intervals of the difference D = a − b and of the sum

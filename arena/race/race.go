@@ -38,6 +38,11 @@ type Config struct {
 	// MinOpenings is the fewest openings on which an arm is judged or two
 	// arms compared (at least 1, at most MaxOpenings).
 	MinOpenings int
+	// Groups, when set, holds each arm's group (one entry per arm): an
+	// arm is stopped as worse only against arms of its own group, as when
+	// the same variants race at several strengths. The intervals of every
+	// pair, across groups too, are in the family.
+	Groups []int
 }
 
 // ErrConfig is wrapped by the errors of New for a bad Config.
@@ -60,6 +65,8 @@ func (c Config) check() error {
 		return bad("at most %d openings, want at least 1", c.MaxOpenings)
 	case c.MinOpenings < 1 || c.MinOpenings > c.MaxOpenings:
 		return bad("at least %d openings, want from 1 to the most (%d)", c.MinOpenings, c.MaxOpenings)
+	case c.Groups != nil && len(c.Groups) != c.Arms:
+		return bad("%d groups for %d arms", len(c.Groups), c.Arms)
 	}
 	return nil
 }
@@ -352,15 +359,54 @@ func (r *Race) Look() []Arm {
 	return out
 }
 
-// nearer returns an arm shown nearer the target than arm i (the first,
-// by index), or -1.
+// nearer returns an arm of i's group shown nearer the target than arm i
+// (the first, by index), or -1.
 func (r *Race) nearer(i int) int {
 	for j := range r.arms {
-		if j != i && r.farther(i, j) {
+		if j != i && r.group(j) == r.group(i) && r.farther(i, j) {
 			return j
 		}
 	}
 	return -1
+}
+
+// group returns arm i's group.
+func (r *Race) group(i int) int {
+	if r.cfg.Groups == nil {
+		return 0
+	}
+	return r.cfg.Groups[i]
+}
+
+// Difference is a paired estimate of arm I's score minus arm J's, on the
+// openings both have played.
+type Difference struct {
+	I, J     int
+	Openings int     `json:"openings"`
+	Estimate float64 `json:"estimate"`
+	// Lo and Hi bound the difference at the contrasts' error rate
+	// (ContrastAlpha), at every look at once.
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
+
+// Difference returns the paired difference of arms i and j; ok is false
+// when they have played fewer than MinOpenings openings in common.
+func (r *Race) Difference(i, j int) (Difference, bool) {
+	if i == j || i < 0 || j < 0 || i >= len(r.arms) || j >= len(r.arms) {
+		return Difference{}, false
+	}
+	d, _, ok := r.contrasts(i, j)
+	if !ok {
+		return Difference{}, false
+	}
+	lo, hi := min(i, j), max(i, j)
+	p := &r.pairs[lo][hi-lo-1]
+	est := p.d.sum / float64(p.d.n)
+	if i > j {
+		est = -est
+	}
+	return Difference{I: i, J: j, Openings: p.d.n, Estimate: est, Lo: d[0], Hi: d[1]}, true
 }
 
 // Arm returns what the race knows of arm i.

@@ -214,3 +214,48 @@ func TestPairedWorse(t *testing.T) {
 	}
 	t.Logf("arm 1 (%.3f) stopped as worse than arm 0 (%.3f) after %d openings", mb, ma, got.Openings)
 }
+
+// TestGroups: an arm is stopped as worse only against its own group, and
+// the paired difference of arms in different groups is still reported.
+func TestGroups(t *testing.T) {
+	cfg := Config{Arms: 3, Target: 0.5, Precision: 0.15, Alpha: 0.05, MaxOpenings: 3000, MinOpenings: 100, Groups: []int{0, 1, 1}}
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Arm 0 (group 0) scores 0.65, arm 1 (group 1) 0.55 on the same
+	// openings, arm 2 (group 1) 0.65: arm 2 is worse than arm 1, arm 0 is
+	// alone in its group.
+	pattern := [][]float64{
+		{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+		{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+	}
+	patterns := [][]float64{pattern[0], pattern[1], pattern[0]}
+	for r.Active(2) {
+		for i, p := range patterns {
+			if r.Active(i) {
+				feed(t, r, i, 100, p...)
+			}
+		}
+		r.Look()
+	}
+	if a := r.Arm(2); a.Reason != Worse || a.Versus != 1 {
+		t.Errorf("arm 2: %+v, want worse than arm 1", a)
+	}
+	if a := r.Arm(0); a.Reason == Worse {
+		t.Errorf("arm 0, alone in its group, stopped as worse: %+v", a)
+	}
+	d, ok := r.Difference(0, 1)
+	if !ok || math.Abs(d.Estimate-0.1) > 1e-12 || d.Lo > 0.1 || d.Hi < 0.1 || d.Lo <= 0 {
+		t.Errorf("difference of arms 0 and 1: %+v, %v; want 0.1 within an interval above 0", d, ok)
+	}
+	if back, _ := r.Difference(1, 0); back.Estimate != -d.Estimate || back.Lo != -d.Hi || back.Hi != -d.Lo {
+		t.Errorf("difference of arms 1 and 0 %+v is not the opposite of %+v", back, d)
+	}
+	if _, ok := r.Difference(1, 1); ok {
+		t.Error("the difference of an arm with itself")
+	}
+	if _, err := New(Config{Arms: 2, Target: 0.5, Precision: 0.1, Alpha: 0.05, MaxOpenings: 10, MinOpenings: 1, Groups: []int{0}}); !errors.Is(err, ErrConfig) {
+		t.Errorf("one group for two arms: %v", err)
+	}
+}
