@@ -7,8 +7,10 @@ import (
 	"os"
 	"testing"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/checkers"
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/configs"
 	"github.com/arena-games/arena/internal/builtinbots"
 )
@@ -26,15 +28,15 @@ func TestShippedConfigs(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			path := name
-			cfg, err := tournament.Load(path)
+			cfg, err := config.Load(path)
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			openings, err := tournament.LoadOpenings(context.Background(), cfg)
+			openings, err := config.LoadOpenings(context.Background(), cfg)
 			if err != nil {
 				t.Fatalf("LoadOpenings: %v", err)
 			}
-			s, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+			s, err := schedule.New(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
 			if err != nil {
 				t.Fatalf("NewSchedule: %v", err)
 			}

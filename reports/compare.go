@@ -34,7 +34,7 @@ type CompareEntry struct {
 	Bots     []string `json:"bots"`
 	Strength string   `json:"strength"`
 	Nodes    int64    `json:"nodes,omitempty"`
-	// Fingerprint identifies the schedule (tournament.Manifest), and
+	// Fingerprint identifies the schedule (journal.Manifest), and
 	// Results is a digest of every game's id and result, so that a
 	// summary can be matched with the journal it came from.
 	Fingerprint string `json:"fingerprint,omitempty"`

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,15 +74,15 @@ func runBot(args []string) int {
 // playTournament plays a real tournament of the configuration text (bots
 // are this test binary) and writes its reports; it returns the output
 // directory and the records.
-func playTournament(t *testing.T, config string) (string, []tournament.Record) {
+func playTournament(t *testing.T, text string) (string, []journal.Record) {
 	t.Helper()
 	t.Setenv(botEnv, "1")
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	config = strings.ReplaceAll(config, "SELF", self)
-	cfg, err := tournament.Parse([]byte(config), "test.toml", t.TempDir())
+	text = strings.ReplaceAll(text, "SELF", self)
+	cfg, err := config.Parse([]byte(text), "test.toml", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +94,14 @@ func playTournament(t *testing.T, config string) (string, []tournament.Record) {
 	if !sum.Complete {
 		t.Fatalf("tournament incomplete: %d of %d games", sum.Recorded, sum.Total)
 	}
-	m, recs, err := tournament.LoadDir(dir)
+	m, recs, err := journal.LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := dirreport.WriteRecords(dir, m, recs); err != nil {
 		t.Fatal(err)
 	}
-	slices.SortFunc(recs, func(a, b tournament.Record) int { return a.ID - b.ID })
+	slices.SortFunc(recs, func(a, b journal.Record) int { return a.ID - b.ID })
 	return dir, recs
 }
 
@@ -200,12 +202,12 @@ func want(st game.State) []piece {
 // stepThrough opens game rec in the report's viewer and steps through it
 // with the arrow keys and the buttons, checking the drawn board after
 // every ply against the rules package.
-func stepThrough(t *testing.T, ctx context.Context, rec *tournament.Record) {
+func stepThrough(t *testing.T, ctx context.Context, rec *journal.Record) {
 	t.Helper()
 	browsertest.Click(t, ctx, fmt.Sprintf(`table.av-list tr[data-id="%d"]`, rec.ID))
 	browsertest.WaitFor(t, ctx, "the game to open", fmt.Sprintf(`document.querySelector("#av-game").getAttribute("data-id") === "%d"`, rec.ID))
 	browsertest.Click(t, ctx, `#av-game button[title="start"]`)
-	rules, err := tournament.RulesOf(rec)
+	rules, err := journal.RulesOf(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +267,7 @@ func TestReportViewerInChromium(t *testing.T) {
 	if n := browsertest.Eval[int](t, ctx, `Number(document.querySelector(".av-count").getAttribute("data-count"))`); n != len(recs) {
 		t.Errorf("the game list shows %d games, want %d", n, len(recs))
 	}
-	var forfeit, board *tournament.Record
+	var forfeit, board *journal.Record
 	for i := range recs {
 		if recs[i].Forfeit != nil && forfeit == nil {
 			forfeit = &recs[i]
@@ -324,7 +326,7 @@ func TestReportViewerInChromium(t *testing.T) {
 	browsertest.Click(t, ctx, `a[href^='#games?opening=']`)
 	wantN := 0
 	for i := range recs {
-		if tournament.OpeningLabel(&recs[i]) == opening {
+		if journal.OpeningLabel(&recs[i]) == opening {
 			wantN++
 		}
 	}

@@ -1,5 +1,8 @@
 // Package pgn reads game records in PGN (chess) and PDN (draughts and
-// checkers) form, as written by cutechess, fastchess and the arena itself.
+// checkers) form, as written by cutechess, fastchess and the arena itself,
+// and writes the arena's games in that form: AppendRecord writes a
+// journal record as one game, and FileRewrite rebuilds the game file of a
+// tournament directory (games.pgn, or games.pdn for checkers; FileName).
 //
 // The reader is tolerant and streams: it keeps the tag pairs and the
 // result of each game and skips the move text, with its comments ({...}

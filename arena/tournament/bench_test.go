@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
+
 	"github.com/arena-games/arena/arena/tournament"
 )
 
 // instantConfig is a round-robin of two instant bots at concurrency 2 with
 // one opening (the start position) and the given number of rounds (two
 // games each).
-func instantConfig(tb testing.TB, gameName string, rounds int) *tournament.Config {
+func instantConfig(tb testing.TB, gameName string, rounds int) *config.Config {
 	body := fmt.Sprintf(`
 name = "bench"
 concurrency = 2

@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
@@ -63,9 +66,9 @@ func appendTOML(t testing.TB, path, text string) {
 	}
 }
 
-func loadConfig(t testing.TB, path string) *tournament.Config {
+func loadConfig(t testing.TB, path string) *config.Config {
 	t.Helper()
-	cfg, err := tournament.Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -73,14 +76,14 @@ func loadConfig(t testing.TB, path string) *tournament.Config {
 }
 
 // readRecords reads the journal of dir and verifies every game in it.
-func readRecords(t testing.TB, dir string) []tournament.Record {
+func readRecords(t testing.TB, dir string) []journal.Record {
 	t.Helper()
-	recs, err := tournament.ReadJournal(filepath.Join(dir, tournament.JournalFile))
+	recs, err := journal.Read(filepath.Join(dir, journal.File))
 	if err != nil {
 		t.Fatalf("ReadJournal: %v", err)
 	}
 	for i := range recs {
-		if err := tournament.Verify(&recs[i]); err != nil {
+		if err := journal.Verify(&recs[i]); err != nil {
 			t.Errorf("Verify: %v", err)
 		}
 	}
@@ -90,13 +93,13 @@ func readRecords(t testing.TB, dir string) []tournament.Record {
 // checkComplete checks that recs are exactly the games of a schedule of
 // total games: IDs 1..total, each once, and each pair key on two games with
 // the colours reversed and the same opening and round.
-func checkComplete(t testing.TB, recs []tournament.Record, total int) {
+func checkComplete(t testing.TB, recs []journal.Record, total int) {
 	t.Helper()
 	if len(recs) != total {
 		t.Errorf("journal has %d games, want %d", len(recs), total)
 	}
 	ids := map[int]int{}
-	pairs := map[string][]tournament.Record{}
+	pairs := map[string][]journal.Record{}
 	for _, r := range recs {
 		ids[r.ID]++
 		pairs[r.PairKey] = append(pairs[r.PairKey], r)
@@ -201,11 +204,11 @@ func TestRoundRobinFourBots(t *testing.T) {
 }
 
 var errKinds = map[string]string{
-	"crash":       tournament.ForfeitCrash,
-	"hang":        tournament.ForfeitTime,
-	"garbage":     tournament.ForfeitProtocol,
-	"illegal":     tournament.ForfeitIllegalMove,
-	"badnotation": tournament.ForfeitIllegalMove,
+	"crash":       journal.ForfeitCrash,
+	"hang":        journal.ForfeitTime,
+	"garbage":     journal.ForfeitProtocol,
+	"illegal":     journal.ForfeitIllegalMove,
+	"badnotation": journal.ForfeitIllegalMove,
 }
 
 // TestMisbehavingBots plays a round robin of two well-behaved bots and one
@@ -271,7 +274,7 @@ move = "1m"
 				t.Errorf("game %d %s-%s: forfeit %s by %s, want %s by %s (%s)", r.ID, r.White, r.Black,
 					r.Forfeit.Kind, r.Forfeit.Bot, errKinds[offender], offender, r.Forfeit.Detail)
 			}
-			if r.Reason != tournament.ReasonForfeit || r.Winner == offender || r.Winner == "" {
+			if r.Reason != journal.ReasonForfeit || r.Winner == offender || r.Winner == "" {
 				t.Errorf("game %d: reason %q winner %q after a forfeit by %s", r.ID, r.Reason, r.Winner, offender)
 			}
 			if !slices.Contains(moves, len(r.Moves)) {
@@ -326,7 +329,7 @@ func TestPreflightRejectsBots(t *testing.T) {
 			if !errors.Is(err, tournament.ErrBot) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q: want ErrBot mentioning %q", err, tc.want)
 			}
-			recs, err := tournament.ReadJournal(filepath.Join(out, tournament.JournalFile))
+			recs, err := journal.Read(filepath.Join(out, journal.File))
 			if err != nil || len(recs) != 0 {
 				t.Errorf("journal after a rejected bot: %d games, %v; want none", len(recs), err)
 			}
@@ -402,7 +405,7 @@ move = "1s"
 	// loaded machine runs this test.
 	const total = 3 * 8 * 2
 	out := filepath.Join(t.TempDir(), "out")
-	journal := filepath.Join(out, tournament.JournalFile)
+	journalPath := filepath.Join(out, journal.File)
 
 	for kill := 1; kill <= 2; kill++ {
 		exe, _ := os.Executable()
@@ -414,7 +417,7 @@ move = "1s"
 		// Kill the arena once some games are recorded.
 		deadline := time.Now().Add(2 * time.Minute)
 		for {
-			data, _ := os.ReadFile(journal)
+			data, _ := os.ReadFile(journalPath)
 			if strings.Count(string(data), "\n") >= 8*kill {
 				break
 			}
@@ -430,7 +433,7 @@ move = "1s"
 		}
 		cmd.Wait()
 		waitNoBots(t, mark)
-		recs, err := tournament.ReadJournal(journal)
+		recs, err := journal.Read(journalPath)
 		if err != nil {
 			t.Fatalf("journal after kill %d: %v", kill, err)
 		}
@@ -439,7 +442,7 @@ move = "1s"
 		}
 	}
 	// A crash in the middle of a write leaves a torn line.
-	f, err := os.OpenFile(journal, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(journalPath, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -468,9 +471,9 @@ type cancelAtEnd struct {
 	cancel context.CancelFunc
 }
 
-func (c *cancelAtEnd) GameStarted(tournament.Record)    {}
-func (c *cancelAtEnd) Moved(int, tournament.MoveRecord) {}
-func (c *cancelAtEnd) GameEnded(int)                    { c.once.Do(c.cancel) }
+func (c *cancelAtEnd) GameStarted(journal.Record)    {}
+func (c *cancelAtEnd) Moved(int, journal.MoveRecord) {}
+func (c *cancelAtEnd) GameEnded(int)                 { c.once.Do(c.cancel) }
 
 func TestInterruptAndResume(t *testing.T) {
 	mark := fmt.Sprintf("interrupt-%d", time.Now().UnixNano())
@@ -479,7 +482,7 @@ func TestInterruptAndResume(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sum, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: out, Progress: ioDiscard{},
+	sum, err := tournament.Run(ctx, loadConfig(t, path), tournament.Options{Out: out, Progress: &noticeLog{},
 		Observer: &cancelAtEnd{cancel: cancel}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run after cancel: err = %v, want context.Canceled", err)
@@ -502,9 +505,34 @@ func TestInterruptAndResume(t *testing.T) {
 	checkComplete(t, readRecords(t, out), total)
 }
 
-type ioDiscard struct{}
+// noticeLog is a tournament.Progress that keeps the notices, one a line,
+// and the last state of the sequential test it was given.
+type noticeLog struct {
+	mu   sync.Mutex
+	b    strings.Builder
+	test string
+}
 
-func (ioDiscard) Write(p []byte) (int, error) { return len(p), nil }
+func (n *noticeLog) Started(tournament.ProgressStart) {}
+func (n *noticeLog) Finished()                        {}
+
+func (n *noticeLog) Recorded(_ *journal.Record, test string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.test = test
+}
+
+func (n *noticeLog) Notice(msg string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.b.WriteString(msg + "\n")
+}
+
+func (n *noticeLog) String() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.b.String()
+}
 
 func TestScheduleChangeRefused(t *testing.T) {
 	path := writeConfig(t, cheversiBody, "change", testBot{"a", "first"}, testBot{"b", "first"})
@@ -518,7 +546,7 @@ func TestScheduleChangeRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
-	if !errors.Is(err, tournament.ErrScheduleChanged) || !strings.Contains(err.Error(), "number of openings was 3") {
+	if !errors.Is(err, journal.ErrScheduleChanged) || !strings.Contains(err.Error(), "number of openings was 3") {
 		t.Errorf("Run with more openings: %v; want ErrScheduleChanged naming the openings", err)
 	}
 }
@@ -532,7 +560,7 @@ func TestRejectedStartThenFixed(t *testing.T) {
 	if _, err := tournament.Run(context.Background(), loadConfig(t, bad), tournament.Options{Out: out}); !errors.Is(err, tournament.ErrBot) {
 		t.Fatalf("Run with a bot of another game: %v, want ErrBot", err)
 	}
-	if _, err := os.Stat(filepath.Join(out, tournament.ManifestFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(out, journal.ManifestFile)); err != nil {
 		t.Fatalf("no manifest after the rejected start: %v", err)
 	}
 	fixed := writeConfig(t, cheversiBody, "fixed", testBot{"a", "first"}, testBot{"b", "first"})
@@ -553,7 +581,7 @@ func TestForeignOutputRefused(t *testing.T) {
 	for _, c := range []struct {
 		name, file, want string
 	}{
-		{"journal without manifest", tournament.JournalFile, "holds a games.jsonl but no manifest.json"},
+		{"journal without manifest", journal.File, "holds a games.jsonl but no manifest.json"},
 		{"other files", "notes.txt", "is not a tournament's output directory (it holds notes.txt"},
 	} {
 		out := t.TempDir()
@@ -761,8 +789,8 @@ func TestSwappedJournalLine(t *testing.T) {
 	if _, err := tournament.Run(t.Context(), loadConfig(t, path), tournament.Options{Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	journal := filepath.Join(out, tournament.JournalFile)
-	data, err := os.ReadFile(journal)
+	journalPath := filepath.Join(out, journal.File)
+	data, err := os.ReadFile(journalPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -771,11 +799,11 @@ func TestSwappedJournalLine(t *testing.T) {
 	if swapped == first {
 		t.Fatalf("no colours to swap in %s", first)
 	}
-	if err := os.WriteFile(journal, []byte(swapped+"\n"+rest), 0o644); err != nil {
+	if err := os.WriteFile(journalPath, []byte(swapped+"\n"+rest), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err = tournament.Run(t.Context(), loadConfig(t, path), tournament.Options{Out: out})
-	if !errors.Is(err, tournament.ErrJournal) || errors.Is(err, tournament.ErrScheduleChanged) || strings.Contains(err.Error(), "configuration") {
+	if !errors.Is(err, journal.ErrDamaged) || errors.Is(err, journal.ErrScheduleChanged) || strings.Contains(err.Error(), "configuration") {
 		t.Errorf("Run on a journal with swapped colours: %v; want a damaged journal, not the configuration blamed", err)
 	}
 }
@@ -800,13 +828,13 @@ func TestRestartFailureIsStart(t *testing.T) {
 	// Its first game ends with a crash (or with huge's illegal move); every
 	// later one with a failed restart.
 	once := kinds["once"]
-	if len(once) < 3 || once[len(once)-1] != tournament.ForfeitStart || slices.Contains(once[1:], tournament.ForfeitCrash) {
+	if len(once) < 3 || once[len(once)-1] != journal.ForfeitStart || slices.Contains(once[1:], journal.ForfeitCrash) {
 		t.Errorf("once forfeited %v, want start for every game after its first", once)
 	}
-	if !slices.Contains(kinds["huge"], tournament.ForfeitIllegalMove) {
+	if !slices.Contains(kinds["huge"], journal.ForfeitIllegalMove) {
 		t.Errorf("huge forfeited %v, want an illegal move", kinds["huge"])
 	}
-	data, err := os.ReadFile(filepath.Join(out, tournament.JournalFile))
+	data, err := os.ReadFile(filepath.Join(out, journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}

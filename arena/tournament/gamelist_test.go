@@ -9,9 +9,10 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/reports/dirreport"
 
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports/viewer"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestGameList(t *testing.T) {
 	root := t.TempDir()
 	writeSynth(t, root, synthOptions{games: 200})
-	recs, err := tournament.ReadJournal(filepath.Join(root, "whole", tournament.JournalFile))
+	recs, err := journal.Read(filepath.Join(root, "whole", journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +54,11 @@ func TestGameList(t *testing.T) {
 	}
 
 	sorted := slices.Clone(recs)
-	slices.SortFunc(sorted, func(a, b tournament.Record) int { return cmp.Compare(a.ID, b.ID) })
-	if slices.EqualFunc(sorted, recs, func(a, b tournament.Record) bool { return a.ID == b.ID }) {
+	slices.SortFunc(sorted, func(a, b journal.Record) int { return cmp.Compare(a.ID, b.ID) })
+	if slices.EqualFunc(sorted, recs, func(a, b journal.Record) bool { return a.ID == b.ID }) {
 		t.Fatal("the journal holds the games in the order of their IDs; the test wants another")
 	}
-	want := make([]*tournament.Record, len(sorted))
+	want := make([]*journal.Record, len(sorted))
 	for i := range sorted {
 		want[i] = &sorted[i]
 	}
@@ -68,7 +69,7 @@ func TestGameList(t *testing.T) {
 
 // listJSON returns what l.WriteJSON writes and what json.Marshal writes
 // for the viewer.List of recs.
-func listJSON(t *testing.T, l *dirreport.GameList, recs []*tournament.Record) (got, want []byte) {
+func listJSON(t *testing.T, l *dirreport.GameList, recs []*journal.Record) (got, want []byte) {
 	t.Helper()
 	list := viewer.NewList("cheversi")
 	for _, r := range recs {
@@ -92,13 +93,13 @@ func listJSON(t *testing.T, l *dirreport.GameList, recs []*tournament.Record) (g
 func TestGameListFailedAdd(t *testing.T) {
 	root := t.TempDir()
 	writeSynth(t, root, synthOptions{games: 3})
-	recs, err := tournament.ReadJournal(filepath.Join(root, "whole", tournament.JournalFile))
+	recs, err := journal.Read(filepath.Join(root, "whole", journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Game 1 is given the ID whose 40-byte entry straddles 16 MiB.
 	const limit, farID = 16 << 20, 16<<20/40 + 1
-	byID := map[int]*tournament.Record{}
+	byID := map[int]*journal.Record{}
 	for i := range recs {
 		if recs[i].ID == 1 {
 			recs[i].ID = farID
@@ -145,7 +146,7 @@ func TestGameListFailedAdd(t *testing.T) {
 	}
 	check := func(ids ...int) {
 		t.Helper()
-		var recs []*tournament.Record
+		var recs []*journal.Record
 		for _, id := range ids {
 			recs = append(recs, byID[id])
 		}

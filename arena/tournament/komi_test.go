@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/pgn"
-	"github.com/arena-games/arena/arena/tournament"
 )
 
 // TestGameTextKomi: a Cheversi game under a komi, written as PGN and read
@@ -36,19 +38,19 @@ func TestGameTextKomi(t *testing.T) {
 			}
 		}
 		out := st.Outcome()
-		rec := tournament.Record{ID: 1, Round: 1, PairKey: "r1/o1/a/b", Game: "cheversi", Preset: "cheversi",
+		rec := journal.Record{ID: 1, Round: 1, PairKey: "r1/o1/a/b", Game: "cheversi", Preset: "cheversi",
 			Rules: rules.Settings(), White: "a", Black: "b", FirstMover: "white",
-			Opening: tournament.RecordOpening{Index: 1, Moves: moves[:2]},
+			Opening: journal.RecordOpening{Index: 1, Moves: moves[:2]},
 			Result:  out.Result.String(), Reason: out.Reason,
-			Scores: &tournament.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}}
+			Scores: &journal.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}}
 		for _, m := range moves[2:] {
-			rec.Moves = append(rec.Moves, tournament.MoveRecord{Move: m, MS: 1})
+			rec.Moves = append(rec.Moves, journal.MoveRecord{Move: m, MS: 1})
 		}
 		if w, ok := out.Result.Winner(); ok {
 			rec.Winner = map[game.Color]string{game.White: "a", game.Black: "b"}[w]
 		}
 		var buf bytes.Buffer
-		if err := tournament.WriteGameText(&buf, []tournament.Record{rec}, "Komi"); err != nil {
+		if err := pgn.WriteRecords(&buf, []journal.Record{rec}, "Komi"); err != nil {
 			t.Fatal(err)
 		}
 		read, err := pgn.ReadAll(bytes.NewReader(buf.Bytes()), "komi.pgn")
@@ -104,15 +106,15 @@ func TestParseKomi(t *testing.T) {
 		{"komi = 6.5", []string{"game.rules.komi=-0.5"}, -1},
 		{"", []string{"komi=3"}, 6},
 	} {
-		var overrides []tournament.Override
+		var overrides []config.Override
 		for _, s := range tc.set {
-			o, err := tournament.ParseOverride("--set", s)
+			o, err := config.ParseOverride("--set", s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			overrides = append(overrides, o)
 		}
-		cfg, err := tournament.Parse([]byte(head+tc.rules+bots), "t.toml", t.TempDir(), overrides...)
+		cfg, err := config.Parse([]byte(head+tc.rules+bots), "t.toml", t.TempDir(), overrides...)
 		if err != nil {
 			t.Errorf("%q %v: %v", tc.rules, tc.set, err)
 			continue
@@ -126,7 +128,7 @@ func TestParseKomi(t *testing.T) {
 		{"komi = 101", "t.toml:5: game.rules.komi: bad rules: komi = \"101\": want at most 100 points either way"},
 		{"komi = true", "t.toml:5: game.rules.komi: bad rules: komi = \"true\""},
 	} {
-		_, err := tournament.Parse([]byte(head+tc.rules+bots), "t.toml", t.TempDir())
+		_, err := config.Parse([]byte(head+tc.rules+bots), "t.toml", t.TempDir())
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.rules, err, tc.want)
 		}

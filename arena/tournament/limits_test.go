@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/arena/game"
@@ -93,7 +95,7 @@ func TestOwnLimitNotObeyed(t *testing.T) {
 // checkSearchInfo checks the search info recorded with each move of a
 // game of TestNodeLimitedMatch: alphabeta's within the node limit, the
 // test bot's as it sends it.
-func checkSearchInfo(t *testing.T, r *tournament.Record) {
+func checkSearchInfo(t *testing.T, r *journal.Record) {
 	t.Helper()
 	first, err := r.FirstMoverColor()
 	if err != nil {
@@ -146,24 +148,24 @@ move = "5s"
 		var wantRule, wantWinner string
 		switch {
 		case strings.Contains(names, "up") && strings.Contains(names, "down"):
-			wantRule, wantWinner = tournament.AdjudicatedResign, "up"
+			wantRule, wantWinner = journal.AdjudicatedResign, "up"
 		case strings.Contains(names, "even") && strings.Contains(names, "level"):
-			wantRule = tournament.AdjudicatedDraw
+			wantRule = journal.AdjudicatedDraw
 		default:
 			continue // optimists against the even bots: no agreement
 		}
 		checked++
 		a := r.Adjudication
-		if r.Reason != tournament.ReasonAdjudication || a == nil || a.Rule != wantRule || r.Winner != wantWinner || r.Forfeit != nil {
+		if r.Reason != journal.ReasonAdjudication || a == nil || a.Rule != wantRule || r.Winner != wantWinner || r.Forfeit != nil {
 			t.Errorf("game %d (%s): reason %q, adjudication %+v, winner %q; want %s adjudicated by %q, winner %q",
 				r.ID, names, r.Reason, a, r.Winner, names, wantRule, wantWinner)
 			continue
 		}
 		plies := len(r.Opening.Moves) + len(r.Moves)
-		if wantRule == tournament.AdjudicatedResign && len(r.Moves) != 6 {
+		if wantRule == journal.AdjudicatedResign && len(r.Moves) != 6 {
 			t.Errorf("game %d: resigned after %d bot moves, want 6 (3 of each)", r.ID, len(r.Moves))
 		}
-		if wantRule == tournament.AdjudicatedDraw && plies < 12 {
+		if wantRule == journal.AdjudicatedDraw && plies < 12 {
 			t.Errorf("game %d: drawn at ply %d, before ply 12", r.ID, plies)
 		}
 	}

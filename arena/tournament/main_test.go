@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
+
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
@@ -44,7 +46,7 @@ func TestMain(m *testing.M) {
 // kills the arena.
 func runTestTournament(spec string) int {
 	path, out, _ := strings.Cut(spec, "|")
-	cfg, err := tournament.Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

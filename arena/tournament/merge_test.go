@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -28,7 +31,7 @@ func playSlices(t *testing.T, path, root string, n int) []string {
 // playSlice plays slice i/n of the configuration at path into dir.
 func playSlice(t *testing.T, path, dir string, i, n int) string {
 	t.Helper()
-	opts := tournament.Options{Out: dir, Shard: &tournament.Shard{Index: i, Count: n}}
+	opts := tournament.Options{Out: dir, Shard: &schedule.Shard{Index: i, Count: n}}
 	if _, err := tournament.Run(context.Background(), loadConfig(t, path), opts); err != nil {
 		t.Fatalf("slice %d/%d: %v", i, n, err)
 	}
@@ -77,7 +80,7 @@ func testMergeComplete(t *testing.T, path, root string, dirs []string) {
 	ctx := context.Background()
 
 	a := filepath.Join(root, "merged-a")
-	sum, err := tournament.Merge(ctx, a, dirs, tournament.MergeOptions{})
+	sum, err := journal.Merge(ctx, a, dirs, journal.MergeOptions{})
 	if err != nil {
 		t.Fatalf("Merge: %v", err)
 	}
@@ -93,32 +96,29 @@ func testMergeComplete(t *testing.T, path, root string, dirs []string) {
 		}
 	}
 	files := dirFiles(t, a)
-	for _, f := range []string{tournament.ManifestFile, tournament.JournalFile, "games.pgn"} {
+	for _, f := range []string{journal.ManifestFile, journal.File} {
 		if len(files[f]) == 0 {
 			t.Errorf("merged directory lacks %s", f)
 		}
 	}
-	if n := bytes.Count(files["games.pgn"], []byte("[Event ")); n != 12 {
-		t.Errorf("games.pgn holds %d games, want 12", n)
-	}
 
 	// The standings are those of all the slices' games together.
-	var all []tournament.Record
+	var all []journal.Record
 	for _, d := range dirs {
 		all = append(all, readRecords(t, d)...)
 	}
-	m, _ := tournament.ReadManifest(a)
-	if got, want := tournament.Standings(recs, m.Bots), tournament.Standings(all, m.Bots); !reflect.DeepEqual(got, want) {
+	m, _ := journal.ReadManifest(a)
+	if got, want := journal.Standings(recs, m.Bots), journal.Standings(all, m.Bots); !reflect.DeepEqual(got, want) {
 		t.Errorf("merged standings %+v, want %+v", got, want)
 	}
 
 	// Another order of the inputs, into another directory, and again into
 	// the first: the same bytes.
 	b := filepath.Join(root, "merged-b")
-	if _, err := tournament.Merge(ctx, b, []string{dirs[2], dirs[0], dirs[3], dirs[1]}, tournament.MergeOptions{}); err != nil {
+	if _, err := journal.Merge(ctx, b, []string{dirs[2], dirs[0], dirs[3], dirs[1]}, journal.MergeOptions{}); err != nil {
 		t.Fatalf("Merge in another order: %v", err)
 	}
-	if _, err := tournament.Merge(ctx, a, []string{dirs[3], dirs[1], dirs[0], dirs[2]}, tournament.MergeOptions{}); err != nil {
+	if _, err := journal.Merge(ctx, a, []string{dirs[3], dirs[1], dirs[0], dirs[2]}, journal.MergeOptions{}); err != nil {
 		t.Fatalf("Merge again into %s: %v", a, err)
 	}
 	for name, want := range files {
@@ -141,14 +141,14 @@ func testMergePartial(t *testing.T, path, root string, dirs []string) {
 	ctx := context.Background()
 
 	// Slice 0 lost its last game; slice 3 is not given.
-	journal := filepath.Join(dirs[0], tournament.JournalFile)
-	data, _ := os.ReadFile(journal)
+	journalPath := filepath.Join(dirs[0], journal.File)
+	data, _ := os.ReadFile(journalPath)
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	os.WriteFile(journal, bytes.Join(lines[:3], nil), 0o644)
+	os.WriteFile(journalPath, bytes.Join(lines[:3], nil), 0o644)
 
 	out := filepath.Join(root, "merged")
-	sum, err := tournament.Merge(ctx, out, dirs[:3], tournament.MergeOptions{})
-	if !errors.Is(err, tournament.ErrIncomplete) {
+	sum, err := journal.Merge(ctx, out, dirs[:3], journal.MergeOptions{})
+	if !errors.Is(err, journal.ErrIncomplete) {
 		t.Fatalf("Merge with games missing: err = %v, want ErrIncomplete", err)
 	}
 	want := "3 of 12 games are missing: slice 0/4: 1 of 4 games missing; slice 3/4: not given (2 games)"
@@ -159,7 +159,7 @@ func testMergePartial(t *testing.T, path, root string, dirs []string) {
 		t.Errorf("an incomplete merge wrote %s (%v)", out, err)
 	}
 
-	sum, err = tournament.Merge(ctx, out, dirs[:3], tournament.MergeOptions{Partial: true})
+	sum, err = journal.Merge(ctx, out, dirs[:3], journal.MergeOptions{Partial: true})
 	if err != nil || sum.Games != 9 || sum.MissingText() != want {
 		t.Fatalf("partial Merge = %+v, %v; want 9 games and %q", sum, err, want)
 	}
@@ -170,7 +170,7 @@ func testMergePartial(t *testing.T, path, root string, dirs []string) {
 	}
 	checkComplete(t, readRecords(t, out), 12)
 	// Merging the same slices into it again keeps those games.
-	if sum, err := tournament.Merge(ctx, out, dirs[:3], tournament.MergeOptions{}); err != nil || sum.Games != 12 {
+	if sum, err := journal.Merge(ctx, out, dirs[:3], journal.MergeOptions{}); err != nil || sum.Games != 12 {
 		t.Errorf("Merge into the completed directory = %+v, %v; want 12 games", sum, err)
 	}
 	checkComplete(t, readRecords(t, out), 12)
@@ -185,7 +185,7 @@ func testMergeRefusals(t *testing.T, path, root string, dirs []string) {
 	otherSlice := playSlice(t, other, filepath.Join(root, "other"), 1, 4)
 	half := playSlice(t, path, filepath.Join(root, "half"), 1, 2)
 	whole := filepath.Join(root, "whole") // a merge is a whole tournament
-	if _, err := tournament.Merge(ctx, whole, dirs, tournament.MergeOptions{}); err != nil {
+	if _, err := journal.Merge(ctx, whole, dirs, journal.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// A copy of slice 1, and slice 2 with a game of slice 0 added.
@@ -193,8 +193,8 @@ func testMergeRefusals(t *testing.T, path, root string, dirs []string) {
 	copyDir(t, dirs[1], dup)
 	wrong := filepath.Join(root, "wrong")
 	copyDir(t, dirs[2], wrong)
-	s0, _ := os.ReadFile(filepath.Join(dirs[0], tournament.JournalFile))
-	f, _ := os.OpenFile(filepath.Join(wrong, tournament.JournalFile), os.O_WRONLY|os.O_APPEND, 0)
+	s0, _ := os.ReadFile(filepath.Join(dirs[0], journal.File))
+	f, _ := os.OpenFile(filepath.Join(wrong, journal.File), os.O_WRONLY|os.O_APPEND, 0)
 	f.Write(bytes.SplitAfter(s0, []byte("\n"))[0])
 	f.Close()
 	stranger := filepath.Join(root, "stranger")
@@ -221,8 +221,8 @@ func testMergeRefusals(t *testing.T, path, root string, dirs []string) {
 			if out == "" {
 				out = filepath.Join(t.TempDir(), "merged")
 			}
-			_, err := tournament.Merge(ctx, out, c.inputs, tournament.MergeOptions{Partial: true})
-			if !errors.Is(err, tournament.ErrMerge) || !strings.Contains(err.Error(), c.want) {
+			_, err := journal.Merge(ctx, out, c.inputs, journal.MergeOptions{Partial: true})
+			if !errors.Is(err, journal.ErrMerge) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("Merge: err = %v; want ErrMerge saying %q", err, c.want)
 			}
 		})
@@ -230,13 +230,13 @@ func testMergeRefusals(t *testing.T, path, root string, dirs []string) {
 
 	// A game recorded differently in the output and in a slice.
 	out := filepath.Join(root, "merged")
-	if _, err := tournament.Merge(ctx, out, dirs, tournament.MergeOptions{}); err != nil {
+	if _, err := journal.Merge(ctx, out, dirs, journal.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	j := filepath.Join(out, tournament.JournalFile)
+	j := filepath.Join(out, journal.File)
 	data, _ := os.ReadFile(j)
 	os.WriteFile(j, bytes.Replace(data, []byte(`"duration_ms":`), []byte(`"duration_ms":1`), 1), 0o644)
-	if _, err := tournament.Merge(ctx, out, dirs, tournament.MergeOptions{}); !errors.Is(err, tournament.ErrMerge) || !strings.Contains(err.Error(), "game 1 is recorded differently") {
+	if _, err := journal.Merge(ctx, out, dirs, journal.MergeOptions{}); !errors.Is(err, journal.ErrMerge) || !strings.Contains(err.Error(), "game 1 is recorded differently") {
 		t.Errorf("Merge over a changed game: err = %v; want ErrMerge naming game 1", err)
 	}
 }

@@ -15,10 +15,11 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/arena/pgn"
-	"github.com/arena-games/arena/arena/tournament"
 )
 
 var tagRE = regexp.MustCompile(`^\[(\w+) "((?:[^"\\]|\\.)*)"\]$`)
@@ -50,7 +51,7 @@ func parsePGN(t testing.TB, text string) (map[string]string, []string) {
 func TestAppendGameText(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		rec      tournament.Record
+		rec      journal.Record
 		gameTag  string
 		gameVal  string
 		firstTwo string
@@ -64,7 +65,7 @@ func TestAppendGameText(t *testing.T) {
 		if rec.Winner == "a" {
 			rec.Winner = rec.White
 		}
-		text := string(tournament.AppendGameText(nil, &rec, "Test Event"))
+		text := string(pgn.AppendRecord(nil, &rec, "Test Event"))
 		if !strings.HasSuffix(text, rec.Result+"\n\n") {
 			t.Errorf("%s: game text does not end with the result token and a blank line", c.name)
 		}
@@ -104,17 +105,17 @@ func TestAppendGameText(t *testing.T) {
 }
 
 func TestWriteGameText(t *testing.T) {
-	recs := []tournament.Record{playedRecord(t, "cheversi", nil, 100), playedRecord(t, "cheversi", []string{"K@a1"}, 100)}
+	recs := []journal.Record{playedRecord(t, "cheversi", nil, 100), playedRecord(t, "cheversi", []string{"K@a1"}, 100)}
 	var buf bytes.Buffer
-	if err := tournament.WriteGameText(&buf, recs, "E"); err != nil {
+	if err := pgn.WriteRecords(&buf, recs, "E"); err != nil {
 		t.Fatal(err)
 	}
 	games := strings.Split(strings.TrimSuffix(buf.String(), "\n\n"), "\n\n[Event")
 	if len(games) != 2 {
 		t.Errorf("%d games written, want 2", len(games))
 	}
-	if tournament.GameTextFile("checkers") != "games.pdn" || tournament.GameTextFile("cheversi") != "games.pgn" {
-		t.Errorf("GameTextFile: %s, %s", tournament.GameTextFile("checkers"), tournament.GameTextFile("cheversi"))
+	if pgn.FileName("checkers") != "games.pdn" || pgn.FileName("cheversi") != "games.pgn" {
+		t.Errorf("GameTextFile: %s, %s", pgn.FileName("checkers"), pgn.FileName("cheversi"))
 	}
 }
 
@@ -125,40 +126,40 @@ func TestRewriteGameTextMode(t *testing.T) {
 	defer syscall.Umask(old)
 	for _, g := range []string{"cheversi", "checkers"} {
 		dir := t.TempDir()
-		recs := []tournament.Record{playedRecord(t, g, nil, 100)}
-		if err := tournament.RewriteGameText(dir, g, recs, "E"); err != nil {
+		recs := []journal.Record{playedRecord(t, g, nil, 100)}
+		if err := pgn.RewriteFile(dir, g, recs, "E"); err != nil {
 			t.Fatal(err)
 		}
-		fi, err := os.Stat(filepath.Join(dir, tournament.GameTextFile(g)))
+		fi, err := os.Stat(filepath.Join(dir, pgn.FileName(g)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := fi.Mode().Perm(); got != 0o644 {
-			t.Errorf("%s: mode %v, want -rw-r--r--", tournament.GameTextFile(g), got)
+			t.Errorf("%s: mode %v, want -rw-r--r--", pgn.FileName(g), got)
 		}
 	}
 }
 
 func TestStandings(t *testing.T) {
-	rec := func(w, b, res, winner string, forfeit bool) tournament.Record {
-		r := tournament.Record{White: w, Black: b, Result: res, Winner: winner}
+	rec := func(w, b, res, winner string, forfeit bool) journal.Record {
+		r := journal.Record{White: w, Black: b, Result: res, Winner: winner}
 		if forfeit {
 			loser := w
 			if winner == w {
 				loser = b
 			}
-			r.Forfeit = &tournament.Forfeit{Kind: tournament.ForfeitCrash, Bot: loser}
+			r.Forfeit = &journal.Forfeit{Kind: journal.ForfeitCrash, Bot: loser}
 		}
 		return r
 	}
-	recs := []tournament.Record{
+	recs := []journal.Record{
 		rec("a", "b", "1-0", "a", false),
 		rec("b", "a", "1/2-1/2", "", false),
 		rec("c", "a", "0-1", "a", true),
 		rec("b", "c", "1-0", "b", false),
 	}
-	got := tournament.Standings(recs, []string{"c", "b", "a", "idle"})
-	want := []tournament.Standing{
+	got := journal.Standings(recs, []string{"c", "b", "a", "idle"})
+	want := []journal.Standing{
 		{Bot: "a", Games: 3, Wins: 2, Draws: 1, Points: 2.5},
 		{Bot: "b", Games: 3, Wins: 1, Draws: 1, Losses: 1, Points: 1.5},
 		{Bot: "c", Games: 2, Losses: 2, Forfeits: 1},
@@ -180,7 +181,7 @@ func TestStandings(t *testing.T) {
 // every game, player, result and forfeit must come back, and every played
 // move must carry its comment.
 func TestGameTextReadBack(t *testing.T) {
-	var recs []tournament.Record
+	var recs []journal.Record
 	for i, g := range []struct {
 		game    string
 		opening []string
@@ -195,13 +196,13 @@ func TestGameTextReadBack(t *testing.T) {
 		for j := range rec.Moves {
 			score := 37*j - 400
 			rec.Moves[j].MS = float64(j * 13)
-			rec.Moves[j].Info = &tournament.SearchInfo{Depth: j%9 + 1, Score: &score, Nodes: int64(1000 * j),
+			rec.Moves[j].Info = &journal.SearchInfo{Depth: j%9 + 1, Score: &score, Nodes: int64(1000 * j),
 				PV: []string{rec.Moves[j].Move}, Text: "brace } and { inside"}
 		}
 		recs = append(recs, rec)
 	}
 	var buf bytes.Buffer
-	if err := tournament.WriteGameText(&buf, recs, "Read back"); err != nil {
+	if err := pgn.WriteRecords(&buf, recs, "Read back"); err != nil {
 		t.Fatal(err)
 	}
 	r := pgn.NewReader(bytes.NewReader(buf.Bytes()), "games.pgn")
@@ -225,7 +226,7 @@ func TestGameTextReadBack(t *testing.T) {
 	// Every played move has its comment right after it.
 	comment := regexp.MustCompile(`^\{[+-]?\d+\.\d\d/\d+ \d+(\.\d+)?s\}$`)
 	for i := range recs {
-		text := string(tournament.AppendGameText(nil, &recs[i], "E"))
+		text := string(pgn.AppendRecord(nil, &recs[i], "E"))
 		_, body, _ := strings.Cut(text, "\n\n")
 		tokens := regexp.MustCompile(`\{[^}]*\}|\S+`).FindAllString(body, -1)
 		n := 0
@@ -258,7 +259,7 @@ func TestGameTextLeftoversRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	unlock, err := tournament.LockDir(dir)
+	unlock, err := journal.LockDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 )
@@ -23,22 +28,22 @@ const gameOverTimeout = 5 * time.Second
 // kept from its last game, see heldEngine) or from the pool. It returns
 // the engines it keeps for the worker's next game, each with its gameover
 // held; the others go back to the pool.
-func (r *runner) play(ctx context.Context, p *pool, g Scheduled, carry []heldEngine) (rec *Record, kept []heldEngine) {
+func (r *runner) play(ctx context.Context, p *pool, g schedule.Scheduled, carry []heldEngine) (rec *journal.Record, kept []heldEngine) {
 	if ctx.Err() != nil {
 		r.releaseHeld(ctx, p, carry)
 		return nil, nil
 	}
 	op := r.sched.Openings[g.Opening]
-	rec = &Record{
+	rec = &journal.Record{
 		ID: g.ID, Round: g.Round, PairKey: g.PairKey,
-		Opening:    RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
+		Opening:    journal.RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
 		Game:       r.rules.Game(),
 		Preset:     r.rules.Preset(),
 		Rules:      r.settings,
 		White:      g.White,
 		Black:      g.Black,
 		FirstMover: r.rules.FirstMover().String(),
-		Moves:      make([]MoveRecord, 0, 32), // a Cheversi game, or the start of a longer one
+		Moves:      make([]journal.MoveRecord, 0, 32), // a Cheversi game, or the start of a longer one
 		Start:      time.Now().UTC(),
 	}
 	gp := &gamePlay{r: r, p: p, rec: rec, carry: carry}
@@ -83,7 +88,7 @@ func (r *runner) releaseHeld(ctx context.Context, p *pool, held []heldEngine) {
 
 // splitHeld returns the held engines the game g can use, one per side at
 // most, and the others.
-func splitHeld(held []heldEngine, g Scheduled) (use, rest []heldEngine) {
+func splitHeld(held []heldEngine, g schedule.Scheduled) (use, rest []heldEngine) {
 	want := [2]string{g.White, g.Black}
 	for _, h := range held {
 		if i := slices.Index(want[:], h.bot); i >= 0 {
@@ -100,7 +105,7 @@ func splitHeld(held []heldEngine, g Scheduled) (use, rest []heldEngine) {
 type gamePlay struct {
 	r   *runner
 	p   *pool
-	rec *Record
+	rec *journal.Record
 
 	names  [2]string
 	eng    [2]*engine.Engine
@@ -157,7 +162,7 @@ func (gp *gamePlay) abandon(ctx context.Context, err error) bool {
 
 // playOut plays the game to its end and fills in the record. It returns
 // false when the game was abandoned.
-func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
+func (gp *gamePlay) playOut(ctx context.Context, op openings.Opening) bool {
 	r := gp.r
 	for _, c := range [2]game.Color{game.White, game.Black} {
 		e, err := gp.get(c)
@@ -167,7 +172,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			}
 			// However it failed (a crash or a timeout in the handshake
 			// included), the bot could not be restarted.
-			gp.forfeitKind(ctx, c, ForfeitStart, errorDetail(err))
+			gp.forfeitKind(ctx, c, journal.ForfeitStart, errorDetail(err))
 			return true
 		}
 		gp.eng[c] = e
@@ -200,7 +205,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 		moves = append(moves, text)
 	}
 
-	tcs := [2]TimeControl{r.cfg.BotTime(gp.names[game.White]), r.cfg.BotTime(gp.names[game.Black])}
+	tcs := [2]config.TimeControl{r.cfg.BotTime(gp.names[game.White]), r.cfg.BotTime(gp.names[game.Black])}
 	clock := engine.NewClock(tcs[game.White].Clock(), tcs[game.Black].Clock())
 	// The search limits go to the bots that obey them (Run checked those
 	// a bot is given by name).
@@ -259,7 +264,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			}
 			gp.broken[side] = true
 			if isTimeout(err) {
-				gp.forfeitKind(ctx, side, ForfeitTime, fmt.Sprintf("no move after %v (measured by the arena), allowed %v + margin %v",
+				gp.forfeitKind(ctx, side, journal.ForfeitTime, fmt.Sprintf("no move after %v (measured by the arena), allowed %v + margin %v",
 					time.Since(sent).Round(time.Millisecond), allowed, tcs[side].Margin))
 				return true
 			}
@@ -271,25 +276,25 @@ func (gp *gamePlay) playOut(ctx context.Context, op Opening) bool {
 			elapsed = time.Since(sent)
 		}
 		if err := clock.Charge(side, elapsed); err != nil {
-			gp.forfeitKind(ctx, side, ForfeitTime, err.Error())
+			gp.forfeitKind(ctx, side, journal.ForfeitTime, err.Error())
 			return true
 		}
 		m, err := game.PlayText(st, reply.Move)
 		if err != nil {
-			gp.forfeitKind(ctx, side, ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", clipText(reply.Move, 64), st.Ply()+1, err))
+			gp.forfeitKind(ctx, side, journal.ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", clipText(reply.Move, 64), st.Ply()+1, err))
 			return true
 		}
 		text := m.String()
 		moves = append(moves, text)
-		info := NewSearchInfo(reply.Info)
-		gp.rec.Moves = append(gp.rec.Moves, MoveRecord{Move: text, MS: roundMS(elapsed), Info: info})
+		info := journal.NewSearchInfo(reply.Info)
+		gp.rec.Moves = append(gp.rec.Moves, journal.MoveRecord{Move: text, MS: roundMS(elapsed), Info: info})
 		if o := r.opts.Observer; o != nil {
 			o.Moved(gp.rec.ID, gp.rec.Moves[len(gp.rec.Moves)-1])
 		}
 		if adj != nil && !st.Outcome().Over() {
 			if v, ok := adj.move(side, info, st.Ply()); ok {
-				gp.rec.Adjudication = &Adjudicated{Rule: v.rule, Detail: v.detail}
-				gp.finish(ctx, v.result, ReasonAdjudication, nil, nil)
+				gp.rec.Adjudication = &journal.Adjudicated{Rule: v.rule, Detail: v.detail}
+				gp.finish(ctx, v.result, journal.ReasonAdjudication, nil, nil)
 				return true
 			}
 		}
@@ -316,21 +321,21 @@ func isTimeout(err error) bool {
 func forfeitKindOf(err error) string {
 	var ee *engine.Error
 	if !errors.As(err, &ee) {
-		return ForfeitError
+		return journal.ForfeitError
 	}
 	switch ee.Kind {
 	case engine.KindStart, engine.KindHandshake:
-		return ForfeitStart
+		return journal.ForfeitStart
 	case engine.KindTimeout:
-		return ForfeitTime
+		return journal.ForfeitTime
 	case engine.KindCrash:
-		return ForfeitCrash
+		return journal.ForfeitCrash
 	case engine.KindProtocol:
-		return ForfeitProtocol
+		return journal.ForfeitProtocol
 	case engine.KindUnsupported:
-		return ForfeitUnsupported
+		return journal.ForfeitUnsupported
 	}
-	return ForfeitError
+	return journal.ForfeitError
 }
 
 func (gp *gamePlay) forfeit(ctx context.Context, c game.Color, err error) {
@@ -366,18 +371,18 @@ func clipText(s string, n int) string {
 func (gp *gamePlay) forfeitKind(ctx context.Context, c game.Color, kind, detail string) {
 	detail = clipText(detail, maxDetail)
 	gp.r.forfeitNotice(gp.rec.ID, gp.names[c], c, kind, detail)
-	gp.finish(ctx, game.Win(c.Other()), ReasonForfeit, &Forfeit{Kind: kind, Bot: gp.names[c], Detail: detail}, nil)
+	gp.finish(ctx, game.Win(c.Other()), journal.ReasonForfeit, &journal.Forfeit{Kind: kind, Bot: gp.names[c], Detail: detail}, nil)
 }
 
 // finish fills in the result and tells both bots the game is over.
-func (gp *gamePlay) finish(ctx context.Context, res game.Result, reason string, f *Forfeit, scores []int) {
+func (gp *gamePlay) finish(ctx context.Context, res game.Result, reason string, f *journal.Forfeit, scores []int) {
 	rec := gp.rec
 	rec.Result, rec.Reason, rec.Forfeit = res.String(), reason, f
 	if w, ok := res.Winner(); ok {
 		rec.Winner = gp.names[w]
 	}
 	if len(scores) == 2 {
-		rec.Scores = &Scores{White: scores[game.White], Black: scores[game.Black]}
+		rec.Scores = &journal.Scores{White: scores[game.White], Black: scores[game.Black]}
 	}
 	word := reason
 	if f != nil {

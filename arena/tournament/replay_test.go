@@ -6,19 +6,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/arena/game"
-	"github.com/arena-games/arena/arena/tournament"
 )
 
 // playedRecord plays a game with the first legal move every ply, after the
 // given opening, and records it as the arena would.
-func playedRecord(t testing.TB, gameName string, opening []string, maxPlies int) tournament.Record {
+func playedRecord(t testing.TB, gameName string, opening []string, maxPlies int) journal.Record {
 	t.Helper()
 	rules := rulesFor(t, gameName, "")
-	rec := tournament.Record{
+	rec := journal.Record{
 		ID: 7, Round: 1, PairKey: "r1/o1/a/b", Game: gameName, Preset: rules.Preset(), Rules: rules.Settings(),
 		White: "a", Black: "b", FirstMover: rules.FirstMover().String(),
-		Opening: tournament.RecordOpening{Index: 1, Moves: opening},
+		Opening: journal.RecordOpening{Index: 1, Moves: opening},
 	}
 	st := rules.Start()
 	for _, m := range opening {
@@ -31,7 +33,7 @@ func playedRecord(t testing.TB, gameName string, opening []string, maxPlies int)
 	var buf []game.Move
 	for !st.Outcome().Over() && len(rec.Moves) < maxPlies {
 		buf = st.LegalMoves(buf[:0])
-		rec.Moves = append(rec.Moves, tournament.MoveRecord{Move: buf[0].String(), MS: 1})
+		rec.Moves = append(rec.Moves, journal.MoveRecord{Move: buf[0].String(), MS: 1})
 		st.Play(buf[0])
 	}
 	out := st.Outcome()
@@ -41,16 +43,16 @@ func playedRecord(t testing.TB, gameName string, opening []string, maxPlies int)
 			rec.Winner = map[game.Color]string{game.White: "a", game.Black: "b"}[w]
 		}
 		if out.Scores != nil {
-			rec.Scores = &tournament.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
+			rec.Scores = &journal.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
 		}
 	} else {
 		// Stopped early: the side to move forfeits.
 		loser := st.Turn()
 		rec.Result = game.Win(loser.Other()).String()
-		rec.Reason = tournament.ReasonForfeit
+		rec.Reason = journal.ReasonForfeit
 		names := map[game.Color]string{game.White: "a", game.Black: "b"}
 		rec.Winner = names[loser.Other()]
-		rec.Forfeit = &tournament.Forfeit{Kind: tournament.ForfeitTime, Bot: names[loser]}
+		rec.Forfeit = &journal.Forfeit{Kind: journal.ForfeitTime, Bot: names[loser]}
 	}
 	return rec
 }
@@ -59,13 +61,13 @@ func TestVerify(t *testing.T) {
 	cheversi := playedRecord(t, "cheversi", []string{"K@e4"}, 100)
 	checkers := playedRecord(t, "checkers", []string{"9-13", "21-17", "5-9"}, 1000)
 	forfeit := playedRecord(t, "cheversi", nil, 5)
-	for name, r := range map[string]tournament.Record{"cheversi": cheversi, "checkers": checkers, "forfeit": forfeit} {
-		if err := tournament.Verify(&r); err != nil {
+	for name, r := range map[string]journal.Record{"cheversi": cheversi, "checkers": checkers, "forfeit": forfeit} {
+		if err := journal.Verify(&r); err != nil {
 			t.Errorf("%s: Verify: %v", name, err)
 		}
 	}
 
-	tamper := func(base tournament.Record, f func(r *tournament.Record)) tournament.Record {
+	tamper := func(base journal.Record, f func(r *journal.Record)) journal.Record {
 		r := base
 		r.Moves = slices.Clone(base.Moves)
 		if base.Scores != nil {
@@ -82,31 +84,31 @@ func TestVerify(t *testing.T) {
 	flip := map[string]string{"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}
 	for _, c := range []struct {
 		name string
-		rec  tournament.Record
+		rec  journal.Record
 		want string
 	}{
-		{"illegal move", tamper(cheversi, func(r *tournament.Record) { r.Moves[2].Move = r.Moves[0].Move }), "ply 4"},
-		{"bad notation", tamper(checkers, func(r *tournament.Record) { r.Moves[0].Move = "K@e4" }), "ply 4"},
-		{"wrong result", tamper(cheversi, func(r *tournament.Record) { r.Result, r.Winner = flip[r.Result], "" }), ""},
-		{"wrong winner", tamper(cheversi, func(r *tournament.Record) { r.Winner = "nobody" }), "winner"},
-		{"wrong reason", tamper(cheversi, func(r *tournament.Record) { r.Reason = game.ReasonNoMoves }), "replay ends"},
-		{"wrong scores", tamper(cheversi, func(r *tournament.Record) { r.Scores.White++ }), "scores"},
-		{"missing scores", tamper(cheversi, func(r *tournament.Record) { r.Scores = nil }), "scores"},
-		{"scores in checkers", tamper(checkers, func(r *tournament.Record) { r.Scores = &tournament.Scores{} }), "scores"},
-		{"unfinished", tamper(cheversi, func(r *tournament.Record) { r.Moves = r.Moves[:len(r.Moves)-1] }), "not over"},
-		{"extra move", tamper(cheversi, func(r *tournament.Record) { r.Moves = append(r.Moves, r.Moves[0]) }), ""},
-		{"first mover", tamper(checkers, func(r *tournament.Record) { r.FirstMover = "white" }), "first mover"},
-		{"forfeit after the end", tamper(cheversi, func(r *tournament.Record) {
-			r.Reason, r.Forfeit, r.Result, r.Winner = tournament.ReasonForfeit, &tournament.Forfeit{Kind: "crash", Bot: "a"}, "0-1", "b"
+		{"illegal move", tamper(cheversi, func(r *journal.Record) { r.Moves[2].Move = r.Moves[0].Move }), "ply 4"},
+		{"bad notation", tamper(checkers, func(r *journal.Record) { r.Moves[0].Move = "K@e4" }), "ply 4"},
+		{"wrong result", tamper(cheversi, func(r *journal.Record) { r.Result, r.Winner = flip[r.Result], "" }), ""},
+		{"wrong winner", tamper(cheversi, func(r *journal.Record) { r.Winner = "nobody" }), "winner"},
+		{"wrong reason", tamper(cheversi, func(r *journal.Record) { r.Reason = game.ReasonNoMoves }), "replay ends"},
+		{"wrong scores", tamper(cheversi, func(r *journal.Record) { r.Scores.White++ }), "scores"},
+		{"missing scores", tamper(cheversi, func(r *journal.Record) { r.Scores = nil }), "scores"},
+		{"scores in checkers", tamper(checkers, func(r *journal.Record) { r.Scores = &journal.Scores{} }), "scores"},
+		{"unfinished", tamper(cheversi, func(r *journal.Record) { r.Moves = r.Moves[:len(r.Moves)-1] }), "not over"},
+		{"extra move", tamper(cheversi, func(r *journal.Record) { r.Moves = append(r.Moves, r.Moves[0]) }), ""},
+		{"first mover", tamper(checkers, func(r *journal.Record) { r.FirstMover = "white" }), "first mover"},
+		{"forfeit after the end", tamper(cheversi, func(r *journal.Record) {
+			r.Reason, r.Forfeit, r.Result, r.Winner = journal.ReasonForfeit, &journal.Forfeit{Kind: "crash", Bot: "a"}, "0-1", "b"
 		}), "already over"},
-		{"forfeit by a stranger", tamper(forfeit, func(r *tournament.Record) { r.Forfeit.Bot = "zed" }), "did not play"},
-		{"forfeit winner", tamper(forfeit, func(r *tournament.Record) { r.Result, r.Winner = flip[r.Result], r.Forfeit.Bot }), "forfeited"},
-		{"forfeit without details", tamper(forfeit, func(r *tournament.Record) { r.Forfeit = nil }), "without forfeit details"},
-		{"unknown rules", tamper(cheversi, func(r *tournament.Record) { r.Preset = "nope" }), "nope"},
-		{"same player", tamper(cheversi, func(r *tournament.Record) { r.Black = "a" }), ""},
+		{"forfeit by a stranger", tamper(forfeit, func(r *journal.Record) { r.Forfeit.Bot = "zed" }), "did not play"},
+		{"forfeit winner", tamper(forfeit, func(r *journal.Record) { r.Result, r.Winner = flip[r.Result], r.Forfeit.Bot }), "forfeited"},
+		{"forfeit without details", tamper(forfeit, func(r *journal.Record) { r.Forfeit = nil }), "without forfeit details"},
+		{"unknown rules", tamper(cheversi, func(r *journal.Record) { r.Preset = "nope" }), "nope"},
+		{"same player", tamper(cheversi, func(r *journal.Record) { r.Black = "a" }), ""},
 	} {
-		err := tournament.Verify(&c.rec)
-		if !errors.Is(err, tournament.ErrVerify) || !strings.Contains(err.Error(), c.want) {
+		err := journal.Verify(&c.rec)
+		if !errors.Is(err, journal.ErrVerify) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Verify = %v, want ErrVerify mentioning %q", c.name, err, c.want)
 		}
 	}
@@ -114,11 +116,21 @@ func TestVerify(t *testing.T) {
 
 func TestReplayReachesRecordedPosition(t *testing.T) {
 	rec := playedRecord(t, "checkers", []string{"11-15", "23-19", "8-11"}, 30)
-	st, err := tournament.Replay(rulesFor(t, "checkers", ""), &rec)
+	st, err := journal.Replay(rulesFor(t, "checkers", ""), &rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Ply() != 33 {
 		t.Errorf("replay ends at ply %d, want 33", st.Ply())
 	}
+}
+
+// rulesFor builds a game's rules under a preset ("" for its default).
+func rulesFor(t testing.TB, name, preset string) game.Rules {
+	t.Helper()
+	r, err := games.New(name, preset, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

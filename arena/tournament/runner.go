@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"os"
 	"path/filepath"
@@ -12,8 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/pgn"
+	"github.com/arena-games/arena/arena/schedule"
 
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
@@ -29,22 +32,14 @@ type Options struct {
 	// Self is the arena executable that runs built-in bots as
 	// `Self bot NAME ARGS...`; "" means os.Executable().
 	Self string
-	// Progress receives progress reports and notices (forfeits, bot
-	// restarts); nil discards them.
-	Progress io.Writer
-	// Terminal makes progress one line redrawn in place; otherwise a plain
-	// line is written every ProgressInterval.
-	Terminal bool
-	// Width, when set, returns the terminal's width in columns (0 when
-	// unknown); the redrawn line is fitted to it, so that it never wraps.
-	Width func() int
-	// ProgressInterval is the time between plain progress lines (default
-	// 5s).
-	ProgressInterval time.Duration
+	// Progress, when set, follows the run as a whole: its start, the
+	// games it records and its notices (forfeits, bot restarts); see
+	// Progress.
+	Progress Progress
 	// Shard, when set, plays only that slice of the schedule (see Shard).
 	// The output directory then holds that slice alone; game IDs stay
 	// those of the whole schedule.
-	Shard *Shard
+	Shard *schedule.Shard
 	// Observer, when set, follows the games as they are played (a live
 	// view); see Observer.
 	Observer Observer
@@ -57,26 +52,55 @@ type Options struct {
 type Observer interface {
 	// GameStarted is called as a game starts, with its record so far:
 	// the players and the opening, no moves yet.
-	GameStarted(rec Record)
+	GameStarted(rec journal.Record)
 	// Moved is called after each move a bot plays, once it is refereed.
-	Moved(id int, m MoveRecord)
+	Moved(id int, m journal.MoveRecord)
 	// GameEnded is called when game id is over, whether it finished (its
 	// record then goes to the journal) or was abandoned.
 	GameEnded(id int)
 }
 
+// Progress follows a Run as a whole, for a progress display. Run calls it
+// from the goroutines that play and record the games, so every method must
+// return at once; Recorded is called for one game at a time, in the
+// journal's order.
+type Progress interface {
+	// Started is called once, when the games are about to start.
+	Started(s ProgressStart)
+	// Recorded is called after each game the run records, with the
+	// state of the sequential test, if any, in a few words ("" without
+	// one; see SPRT.Short).
+	Recorded(rec *journal.Record, test string)
+	// Notice is called with a line to show: the run's plan, a forfeit
+	// (the first of each kind per bot), a bot that had to be restarted,
+	// the sequential test's decision.
+	Notice(msg string)
+	// Finished is called once, when the run has stopped playing and its
+	// journal is closed.
+	Finished()
+}
+
+// ProgressStart is where a run starts from.
+type ProgressStart struct {
+	Name     string         // the tournament's name
+	Games    int            // scheduled games (of the slice, with Options.Shard)
+	Recorded int            // games already in the journal
+	Tally    *journal.Tally // their standings (a copy, for the progress to keep)
+	Test     string         // the sequential test's state, as in Recorded
+}
+
 // Summary is what Run did.
 type Summary struct {
-	Dir       string    // output directory
-	Manifest  *Manifest // the tournament the directory holds
-	Total     int       // scheduled games (of the slice, with Options.Shard)
-	Recorded  int       // games in the journal
-	Played    int       // games played by this run
-	Plies     int       // plies played by the bots in this run
+	Dir       string            // output directory
+	Manifest  *journal.Manifest // the tournament the directory holds
+	Total     int               // scheduled games (of the slice, with Options.Shard)
+	Recorded  int               // games in the journal
+	Played    int               // games played by this run
+	Plies     int               // plies played by the bots in this run
 	Elapsed   time.Duration
 	Complete  bool           // every scheduled game is recorded
 	Starts    map[string]int // bot processes started per bot by this run
-	Standings []Standing
+	Standings []journal.Standing
 	// SPRT is the state of the configured sequential test, if any; when it
 	// has decided, the remaining games are not played.
 	SPRT *rating.SPRTResult
@@ -87,9 +111,6 @@ type Summary struct {
 // ErrBot is wrapped by the error Run returns when a bot fails its check
 // before the tournament starts (start-up, handshake, or the game).
 var ErrBot = errors.New("bot rejected")
-
-// ErrOutputLocked means another run is using the output directory.
-var ErrOutputLocked = errors.New("output directory is in use by another run")
 
 // Run plays (or resumes) the tournament of cfg: it lays out the schedule,
 // prepares the output directory (manifest, journal, PGN/PDN, bot logs),
@@ -103,7 +124,7 @@ var ErrOutputLocked = errors.New("output directory is in use by another run")
 // Other errors (configuration, output directory, a bot failing its check)
 // are returned before any game starts, with a nil summary; so is ctx's
 // error when it is canceled while the openings are prepared.
-func Run(ctx context.Context, cfg *Config, opts Options) (*Summary, error) {
+func Run(ctx context.Context, cfg *config.Config, opts Options) (*Summary, error) {
 	r, err := prepare(ctx, cfg, opts)
 	if err != nil {
 		return nil, err
@@ -114,22 +135,22 @@ func Run(ctx context.Context, cfg *Config, opts Options) (*Summary, error) {
 
 // runner holds the state of one Run.
 type runner struct {
-	cfg      *Config
+	cfg      *config.Config
 	opts     Options
 	rules    game.Rules
-	sched    *Schedule
-	manifest *Manifest
+	sched    *schedule.Schedule
+	manifest *journal.Manifest
 	dir      string
-	lock     *os.File
-	journal  *Journal
+	unlock   func() error // releases the directory's lock
+	journal  *journal.Journal
 	recorded int
-	tally    *Tally
-	done     IDs // the games in the journal
-	pending  int // games of the slice not in the journal
+	tally    *journal.Tally
+	done     journal.IDs // the games in the journal
+	pending  int         // games of the slice not in the journal
 	pgn      *os.File
 	logFile  *os.File
 	botLogs  []*engine.Log // one per bot, shared by its processes
-	prog     *progress
+	started  bool          // Progress.Started was called
 	settings []game.Setting
 	sprt     *SPRT // nil without a configured test
 	// fingerprintV1 is the schedule's version 1 fingerprint, once an
@@ -143,7 +164,7 @@ type runner struct {
 }
 
 // prepare does everything up to, not including, starting bots.
-func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err error) {
+func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, err error) {
 	if cfg.Rules == nil {
 		return nil, errors.New("tournament: configuration without rules (use Load or Parse)")
 	}
@@ -152,16 +173,16 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 			return nil, err
 		}
 		if cfg.SPRT != nil {
-			return nil, fmt.Errorf("%w %s: the sequential test of [sprt] needs every game in one place; play the match without a shard", ErrShard, sh)
+			return nil, fmt.Errorf("%w %s: the sequential test of [sprt] needs every game in one place; play the match without a shard", schedule.ErrShard, sh)
 		}
 	}
-	openings, err := LoadOpenings(ctx, cfg)
+	openings, err := config.LoadOpenings(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	sched, err := NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
-	if errors.Is(err, ErrTooManyGames) {
-		return nil, cfg.errKey([]string{"format", "rounds"}, err)
+	sched, err := schedule.New(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	if errors.Is(err, schedule.ErrTooManyGames) {
+		return nil, cfg.KeyError([]string{"format", "rounds"}, err)
 	}
 	if err != nil {
 		return nil, err
@@ -190,7 +211,7 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
 	}
-	if r.lock, err = lockDir(dir); err != nil {
+	if r.unlock, err = journal.LockDir(dir); err != nil {
 		return nil, err
 	}
 	stored, err := r.checkOutputDir(ctx)
@@ -217,14 +238,14 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 	// order, and the pending games a bit per game. The PGN/PDN file is
 	// derived from the journal: rebuild it (a crash may have left it behind
 	// or ahead of the journal), then append to it.
-	r.tally, r.sprt = NewTally(cfg.BotNames()), newSPRT(cfg)
-	text, err := NewGameTextRewrite(dir, r.rules.Game(), cfg.Name)
+	r.tally, r.sprt = journal.NewTally(cfg.BotNames()), newSPRT(cfg)
+	text, err := pgn.NewFileRewrite(dir, r.rules.Game(), cfg.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer text.Abort()
-	r.journal, err = openJournal(filepath.Join(dir, JournalFile), func(rec *Record) error {
-		if err := sched.match(rec, r.manifest.Shard); err != nil {
+	r.journal, err = journal.OpenFunc(filepath.Join(dir, journal.File), func(rec *journal.Record) error {
+		if err := journal.CheckScheduled(sched, rec, r.manifest.Shard); err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 		r.done.Add(rec.ID)
@@ -244,7 +265,7 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 	if err := text.Commit(); err != nil {
 		return nil, err
 	}
-	if r.pgn, err = os.OpenFile(filepath.Join(dir, GameTextFile(r.rules.Game())), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+	if r.pgn, err = os.OpenFile(filepath.Join(dir, pgn.FileName(r.rules.Game())), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return nil, fmt.Errorf("open game file: %w", err)
 	}
 	if r.logFile, err = os.OpenFile(filepath.Join(dir, "arena.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
@@ -253,10 +274,6 @@ func prepare(ctx context.Context, cfg *Config, opts Options) (r *runner, err err
 	return r, nil
 }
 
-// ownFiles are the entries a tournament directory holds before its
-// manifest is written (a run stopped in between leaves them).
-var ownFiles = map[string]bool{".lock": true, "logs": true, ManifestFile + ".tmp": true}
-
 // checkOutputDir decides whether a run of the tournament r.manifest (and
 // of its slice) may use r.dir, without writing anything. It returns the
 // stored manifest of the same tournament and slice to resume, or nil to
@@ -264,7 +281,7 @@ var ownFiles = map[string]bool{".lock": true, "logs": true, ManifestFile + ".tmp
 // interrupted start leaves, or holds a tournament of which no game was
 // recorded (every bot rejected at start, say). A directory with anything
 // else, or with games of another tournament or slice, is refused.
-func (r *runner) checkOutputDir(ctx context.Context) (*Manifest, error) {
+func (r *runner) checkOutputDir(ctx context.Context) (*journal.Manifest, error) {
 	dir := r.dir
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -273,15 +290,15 @@ func (r *runner) checkOutputDir(ctx context.Context) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
 	}
-	stored, err := ReadManifest(dir)
+	stored, err := journal.ReadManifest(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		for _, e := range entries {
-			if e.Name() == JournalFile {
-				return nil, fmt.Errorf("%s holds a %s but no %s; use another output directory", dir, JournalFile, ManifestFile)
+			if e.Name() == journal.File {
+				return nil, fmt.Errorf("%s holds a %s but no %s; use another output directory", dir, journal.File, journal.ManifestFile)
 			}
-			if !ownFiles[e.Name()] {
-				return nil, fmt.Errorf("%s is not a tournament's output directory (it holds %s but no %s); use a new or empty directory", dir, e.Name(), ManifestFile)
+			if !journal.StartFile(e.Name()) {
+				return nil, fmt.Errorf("%s is not a tournament's output directory (it holds %s but no %s); use a new or empty directory", dir, e.Name(), journal.ManifestFile)
 			}
 		}
 		return nil, nil
@@ -289,21 +306,21 @@ func (r *runner) checkOutputDir(ctx context.Context) (*Manifest, error) {
 		return nil, err
 	}
 	want := *r.manifest
-	if stored.Version < manifestVersion {
+	if stored.Version < journal.ManifestVersion {
 		// Compare in the fingerprint the directory was written with.
 		if r.fingerprintV1 == "" {
-			if r.fingerprintV1, err = r.sched.fingerprintV1(ctx, want.Game, want.Preset, want.Rules); err != nil {
+			if r.fingerprintV1, err = r.sched.FingerprintV1(ctx, want.Game, want.Preset, want.Rules); err != nil {
 				return nil, err
 			}
 		}
 		want.Version, want.Fingerprint = stored.Version, r.fingerprintV1
 	}
 	if err := stored.Compatible(&want); err != nil {
-		if empty, jerr := journalEmpty(filepath.Join(dir, JournalFile)); empty && (jerr == nil || errors.Is(jerr, os.ErrNotExist)) {
+		if empty, jerr := journalEmpty(filepath.Join(dir, journal.File)); empty && (jerr == nil || errors.Is(jerr, os.ErrNotExist)) {
 			return nil, nil // no game played: start afresh
 		}
 		hint := "use another output directory, or restore the configuration it was started with"
-		if errors.Is(err, ErrOtherShard) {
+		if errors.Is(err, journal.ErrOtherShard) {
 			hint = "give every slice an output directory of its own"
 		}
 		return nil, fmt.Errorf("%s: %w\n(%s)", dir, err, hint)
@@ -313,8 +330,8 @@ func (r *runner) checkOutputDir(ctx context.Context) (*Manifest, error) {
 
 // pendingGames iterates, in schedule order, over the games of the
 // directory's slice that the journal lacks.
-func (r *runner) pendingGames() iter.Seq[Scheduled] {
-	return func(yield func(Scheduled) bool) {
+func (r *runner) pendingGames() iter.Seq[schedule.Scheduled] {
+	return func(yield func(schedule.Scheduled) bool) {
 		for g := range r.sched.Slice(r.manifest.Shard) {
 			if !r.done.Has(g.ID) && !yield(g) {
 				return
@@ -327,7 +344,7 @@ func (r *runner) pendingGames() iter.Seq[Scheduled] {
 // damaged journal is an error.
 func journalEmpty(path string) (bool, error) {
 	errGame := errors.New("a game")
-	err := ScanJournal(path, func(*Record) error { return errGame })
+	err := journal.Scan(path, func(*journal.Record) error { return errGame })
 	if errors.Is(err, errGame) {
 		return false, nil
 	}
@@ -348,37 +365,9 @@ func (r *runner) release() {
 	for _, l := range r.botLogs {
 		l.Close()
 	}
-	if r.lock != nil {
-		r.lock.Close() // releases the flock
+	if r.unlock != nil {
+		r.unlock() // releases the flock
 	}
-}
-
-// LockDir takes the lock of a tournament's output directory, as Run does,
-// so that no run starts on it until unlock is called. It fails with an
-// error wrapping ErrOutputLocked while a run holds the lock.
-func LockDir(dir string) (unlock func() error, err error) {
-	f, err := lockDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	return f.Close, nil
-}
-
-// lockDir takes an exclusive lock on dir so that two runs cannot append to
-// one journal.
-func lockDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock output directory: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s: %w", dir, ErrOutputLocked)
-		}
-		return nil, fmt.Errorf("lock output directory: %w", err)
-	}
-	return f, nil
 }
 
 // specs builds the engine specs of the bots and opens their logs (capped
@@ -387,7 +376,7 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 	self := r.opts.Self
 	out := make(map[string]engine.Spec, len(r.cfg.Bots))
 	for _, b := range r.cfg.Bots {
-		logPath := filepath.Join(r.dir, "logs", sanitizeFileName(b.Name)+".log")
+		logPath := filepath.Join(r.dir, "logs", config.SafeFileName(b.Name)+".log")
 		log, err := engine.OpenLog(logPath, engine.DefaultLogLimit)
 		if err != nil {
 			return nil, fmt.Errorf("bot %q: open its log: %w", b.Name, err)
@@ -398,8 +387,8 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 			Command:          b.Command,
 			Args:             b.Args,
 			Dir:              b.Dir,
-			Env:              b.env(),
-			Options:          b.options(),
+			Env:              b.Environ(),
+			Options:          b.OptionValues(),
 			Log:              log,
 			StderrPath:       logPath,
 			Transcript:       b.Transcript,
@@ -460,9 +449,9 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 
-	r.prog = newProgress(r.opts, r.cfg.Name, r.manifest.Games, r.recorded, r.tally)
-	if r.sprt != nil {
-		r.prog.setSPRT(r.sprt.short())
+	if p := r.opts.Progress; p != nil {
+		p.Started(ProgressStart{Name: r.cfg.Name, Games: r.manifest.Games, Recorded: r.recorded, Tally: r.tally.Clone(), Test: r.sprt.Short()})
+		r.started = true
 	}
 	name := r.cfg.Name
 	if sh := r.manifest.Shard; sh != nil {
@@ -496,7 +485,7 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 				}
 				carry, rest := splitHeld(held, g)
 				r.releaseHeld(runCtx, p, rest)
-				var rec *Record
+				var rec *journal.Record
 				rec, held = r.play(runCtx, p, g, carry)
 				if rec == nil {
 					return // abandoned: runCtx is canceled
@@ -505,29 +494,16 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 			}
 		}()
 	}
-	workersDone := make(chan struct{})
-	go func() { // exits when every worker has
-		wg.Wait()
-		close(workersDone)
-	}()
-	tick := r.prog.ticker()
-	defer tick.Stop()
-loop:
-	for {
-		select {
-		case <-workersDone:
-			break loop
-		case <-tick.C:
-			r.prog.tick()
-		}
-	}
+	wg.Wait()
 	played, plies, fatal := rc.played, rc.plies, rc.fatal
 	p.close()
 	// Every recorded game is on stable storage before Run returns.
 	if err := r.journal.Close(); err != nil && fatal == nil {
 		fatal = err
 	}
-	r.prog.finish()
+	if r.started {
+		r.opts.Progress.Finished()
+	}
 
 	sum := r.summary(start)
 	sum.Played, sum.Plies, sum.Starts = played, plies, p.starts()
@@ -548,8 +524,8 @@ type recorder struct {
 	cancel context.CancelFunc // stops the run after a fatal error
 
 	mu      sync.Mutex
-	next    func() (Scheduled, bool) // the pending games, in schedule order
-	stopped bool                     // the sequential test decided, or a fatal error: no more games
+	next    func() (schedule.Scheduled, bool) // the pending games, in schedule order
+	stopped bool                              // the sequential test decided, or a fatal error: no more games
 	played  int
 	plies   int
 	fatal   error
@@ -557,18 +533,18 @@ type recorder struct {
 }
 
 // take returns the next game to play, if any.
-func (rc *recorder) take(ctx context.Context) (Scheduled, bool) {
+func (rc *recorder) take(ctx context.Context) (schedule.Scheduled, bool) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if rc.stopped || ctx.Err() != nil {
-		return Scheduled{}, false
+		return schedule.Scheduled{}, false
 	}
 	return rc.next()
 }
 
 // record adds a finished game to the journal, the PGN/PDN file, the
 // progress and the sequential test.
-func (rc *recorder) record(rec *Record) {
+func (rc *recorder) record(rec *journal.Record) {
 	r := rc.r
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -583,18 +559,22 @@ func (rc *recorder) record(rec *Record) {
 	r.recorded++
 	rc.played++
 	rc.plies += len(rec.Moves)
-	rc.pgnBuf = AppendGameText(rc.pgnBuf[:0], rec, r.cfg.Name)
+	rc.pgnBuf = pgn.AppendRecord(rc.pgnBuf[:0], rec, r.cfg.Name)
 	if _, err := r.pgn.Write(rc.pgnBuf); err != nil {
 		r.logf("warning: %v (rebuild it with arena report)", err)
 	}
-	r.prog.game(rec)
+	r.tally.Add(rec)
+	defer func() {
+		if r.started {
+			r.opts.Progress.Recorded(rec, r.sprt.Short())
+		}
+	}()
 	if r.sprt != nil && !r.sprt.Decided() {
 		if err := r.sprt.Add(rec); err != nil {
 			rc.fatal, rc.stopped = err, true
 			rc.cancel()
 			return
 		}
-		r.prog.setSPRT(r.sprt.short())
 		if r.sprt.Decided() {
 			rc.stopped = true
 			r.logf("%s; stopping the match", r.sprt)
@@ -713,8 +693,8 @@ func (r *runner) forfeitNotice(id int, bot string, c game.Color, kind, detail st
 	first := !r.noticed[key]
 	r.noticed[key] = true
 	r.noticeMu.Unlock()
-	if first && r.prog != nil {
-		r.prog.notice(msg + " (further " + kind + " forfeits of " + bot + " go to arena.log only)")
+	if first && r.started {
+		r.opts.Progress.Notice(msg + " (further " + kind + " forfeits of " + bot + " go to arena.log only)")
 	}
 }
 
@@ -729,7 +709,7 @@ func (r *runner) writeLog(msg string) {
 func (r *runner) logf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	r.writeLog(msg)
-	if r.prog != nil {
-		r.prog.notice(msg)
+	if r.started {
+		r.opts.Progress.Notice(msg)
 	}
 }

@@ -1,24 +1,26 @@
 package tournament_test
 
 import (
-	"github.com/arena-games/arena/reports/dirreport"
 	"math"
 	"testing"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
+
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/reports"
 )
 
 func TestSearchStats(t *testing.T) {
 	score := 5
-	info := func(depth int, nodes int64) *tournament.SearchInfo {
-		return &tournament.SearchInfo{Depth: depth, Nodes: nodes, Score: &score}
+	info := func(depth int, nodes int64) *journal.SearchInfo {
+		return &journal.SearchInfo{Depth: depth, Nodes: nodes, Score: &score}
 	}
-	recs := []tournament.Record{
+	recs := []journal.Record{
 		{ // checkers: Black ("a") moves first; after three opening plies White ("b") is to move
 			White: "b", Black: "a", FirstMover: "black", Result: "1-0",
-			Opening: tournament.RecordOpening{Moves: []string{"9-13", "21-17", "5-9"}},
-			Moves: []tournament.MoveRecord{
+			Opening: journal.RecordOpening{Moves: []string{"9-13", "21-17", "5-9"}},
+			Moves: []journal.MoveRecord{
 				{Move: "25-21", MS: 100, Info: info(4, 1000)}, // b
 				{Move: "1-5", MS: 300, Info: info(8, 5000)},   // a
 				{Move: "17-14", MS: 50},                       // b, no info
@@ -26,9 +28,9 @@ func TestSearchStats(t *testing.T) {
 		},
 		{ // Cheversi: White ("a") first, no opening
 			White: "a", Black: "b", FirstMover: "white", Result: "0-1",
-			Moves: []tournament.MoveRecord{
-				{Move: "K@e4", MS: 200, Info: &tournament.SearchInfo{Text: "book"}}, // a: info without depth or nodes
-				{Move: "Q@d5", MS: 150, Info: info(6, 0)},                           // b: depth only
+			Moves: []journal.MoveRecord{
+				{Move: "K@e4", MS: 200, Info: &journal.SearchInfo{Text: "book"}}, // a: info without depth or nodes
+				{Move: "Q@d5", MS: 150, Info: info(6, 0)},                        // b: depth only
 			},
 		},
 	}

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -40,7 +43,7 @@ func TestShardedRuns(t *testing.T) {
 	const total, n = 12, 4
 	owner := map[int]int{}
 	for i := range n {
-		sh := &tournament.Shard{Index: i, Count: n}
+		sh := &schedule.Shard{Index: i, Count: n}
 		cfg := loadConfig(t, path)
 		cfg.Output = root
 		// Without --out, slice I goes to OUTPUT/slice-I.
@@ -57,7 +60,7 @@ func TestShardedRuns(t *testing.T) {
 		if sum.Total != want || sum.Recorded != want || !sum.Complete {
 			t.Errorf("slice %s: total %d, recorded %d, complete %v; want %d games", sh, sum.Total, sum.Recorded, sum.Complete, want)
 		}
-		m, err := tournament.ReadManifest(out)
+		m, err := journal.ReadManifest(out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,11 +87,11 @@ func TestShardedRuns(t *testing.T) {
 func TestShardRefusals(t *testing.T) {
 	path := shardConfig(t)
 	root := t.TempDir()
-	run := func(dir string, sh *tournament.Shard) error {
+	run := func(dir string, sh *schedule.Shard) error {
 		_, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: filepath.Join(root, dir), Shard: sh})
 		return err
 	}
-	if err := run("slice1", &tournament.Shard{Index: 1, Count: 4}); err != nil {
+	if err := run("slice1", &schedule.Shard{Index: 1, Count: 4}); err != nil {
 		t.Fatal(err)
 	}
 	if err := run("whole", nil); err != nil {
@@ -96,26 +99,26 @@ func TestShardRefusals(t *testing.T) {
 	}
 	for _, c := range []struct {
 		dir  string
-		sh   *tournament.Shard
+		sh   *schedule.Shard
 		want string
 	}{
-		{"slice1", &tournament.Shard{Index: 2, Count: 4}, "it holds slice 1/4, not slice 2/4"},
-		{"slice1", &tournament.Shard{Index: 1, Count: 3}, "it holds slice 1/4, not slice 1/3"},
+		{"slice1", &schedule.Shard{Index: 2, Count: 4}, "it holds slice 1/4, not slice 2/4"},
+		{"slice1", &schedule.Shard{Index: 1, Count: 3}, "it holds slice 1/4, not slice 1/3"},
 		{"slice1", nil, "it holds slice 1/4, not the whole tournament (resume it with --shard 1/4)"},
-		{"whole", &tournament.Shard{Index: 0, Count: 4}, "it holds the whole tournament, not slice 0/4"},
+		{"whole", &schedule.Shard{Index: 0, Count: 4}, "it holds the whole tournament, not slice 0/4"},
 	} {
 		err := run(c.dir, c.sh)
-		if !errors.Is(err, tournament.ErrOtherShard) || !strings.Contains(err.Error(), c.want) {
+		if !errors.Is(err, journal.ErrOtherShard) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s with shard %v: err = %v; want ErrOtherShard saying %q", c.dir, c.sh, err, c.want)
 		}
 	}
 	// The same slice resumes (and finds nothing to play).
-	if err := run("slice1", &tournament.Shard{Index: 1, Count: 4}); err != nil {
+	if err := run("slice1", &schedule.Shard{Index: 1, Count: 4}); err != nil {
 		t.Errorf("resume slice 1/4: %v", err)
 	}
 
 	// A journal holding a game of another slice is refused.
-	whole, err := os.ReadFile(filepath.Join(root, "whole", tournament.JournalFile))
+	whole, err := os.ReadFile(filepath.Join(root, "whole", journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,24 +128,24 @@ func TestShardRefusals(t *testing.T) {
 			foreign = line
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(root, "slice1", tournament.JournalFile), os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(filepath.Join(root, "slice1", journal.File), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Write(foreign)
 	f.Close()
-	err = run("slice1", &tournament.Shard{Index: 1, Count: 4})
-	if !errors.Is(err, tournament.ErrOtherShard) || !strings.Contains(err.Error(), "game 1, which belongs to slice 0/4") {
+	err = run("slice1", &schedule.Shard{Index: 1, Count: 4})
+	if !errors.Is(err, journal.ErrOtherShard) || !strings.Contains(err.Error(), "game 1, which belongs to slice 0/4") {
 		t.Errorf("journal with a game of slice 0: err = %v; want ErrOtherShard naming game 1", err)
 	}
 
 	// A malformed shard, and a shard of a sequential test.
-	if err := run("bad", &tournament.Shard{Index: 4, Count: 4}); !errors.Is(err, tournament.ErrShard) {
+	if err := run("bad", &schedule.Shard{Index: 4, Count: 4}); !errors.Is(err, schedule.ErrShard) {
 		t.Errorf("shard 4/4: err = %v, want ErrShard", err)
 	}
 	sprt := writeConfig(t, shardBody+"\n[sprt]\nelo0 = 0\nelo1 = 10\n", "shard", testBot{"a", "first"}, testBot{"b", "random:1"})
-	_, err = tournament.Run(context.Background(), loadConfig(t, sprt), tournament.Options{Out: filepath.Join(root, "sprt"), Shard: &tournament.Shard{Index: 0, Count: 2}})
-	if !errors.Is(err, tournament.ErrShard) || !strings.Contains(err.Error(), "[sprt]") {
+	_, err = tournament.Run(context.Background(), loadConfig(t, sprt), tournament.Options{Out: filepath.Join(root, "sprt"), Shard: &schedule.Shard{Index: 0, Count: 2}})
+	if !errors.Is(err, schedule.ErrShard) || !strings.Contains(err.Error(), "[sprt]") {
 		t.Errorf("shard with [sprt]: err = %v, want ErrShard naming [sprt]", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "sprt")); !errors.Is(err, os.ErrNotExist) {
@@ -150,26 +153,30 @@ func TestShardRefusals(t *testing.T) {
 	}
 }
 
+// v1Dir is an output directory written with a version 1 manifest, which
+// the journal's tests share.
+var v1Dir = filepath.Join("..", "journal", "testdata", "v1")
+
 // TestResumeVersion1 resumes a directory written with a version 1
-// manifest (testdata/v1, a tournament of two built-in bots): the same
+// manifest (v1Dir, a tournament of two built-in bots): the same
 // bot names and openings give the same schedule, so the games the journal
 // lacks are played and the manifest is kept as it is.
 func TestResumeVersion1(t *testing.T) {
 	out := t.TempDir()
-	manifest, err := os.ReadFile(filepath.Join("testdata", "v1", tournament.ManifestFile))
+	manifest, err := os.ReadFile(filepath.Join(v1Dir, journal.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	journal, err := os.ReadFile(filepath.Join("testdata", "v1", tournament.JournalFile))
+	journalData, err := os.ReadFile(filepath.Join(v1Dir, journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := slices.Collect(bytes.Lines(journal))
+	lines := slices.Collect(bytes.Lines(journalData))
 	kept := bytes.Join(lines[:5], nil)
-	os.WriteFile(filepath.Join(out, tournament.ManifestFile), manifest, 0o644)
-	os.WriteFile(filepath.Join(out, tournament.JournalFile), kept, 0o644)
+	os.WriteFile(filepath.Join(out, journal.ManifestFile), manifest, 0o644)
+	os.WriteFile(filepath.Join(out, journal.File), kept, 0o644)
 
-	// testdata/v1/v1.toml with test bots of the same names.
+	// v1Dir/v1.toml with test bots of the same names.
 	body := "name = \"v1\"\nseed = 5\n[game]\nname = \"cheversi\"\npreset = \"cheversi\"\n[format]\nrounds = 2\n" +
 		"[openings]\nplies = 2\ncount = 2\n[time]\nmove = \"2s\"\n"
 	path := writeConfig(t, body, "v1", testBot{"random", "random:3"}, testBot{"greedy", "first"})
@@ -181,14 +188,14 @@ func TestResumeVersion1(t *testing.T) {
 		t.Errorf("resume played %d games (complete %v), want the 3 missing", sum.Played, sum.Complete)
 	}
 	checkComplete(t, readRecords(t, out), 8)
-	if after, _ := os.ReadFile(filepath.Join(out, tournament.ManifestFile)); !bytes.Equal(after, manifest) {
+	if after, _ := os.ReadFile(filepath.Join(out, journal.ManifestFile)); !bytes.Equal(after, manifest) {
 		t.Errorf("the manifest changed:\n%s", after)
 	}
 
 	// Another schedule is still refused.
 	changed := writeConfig(t, strings.Replace(body, "rounds = 2", "rounds = 3", 1), "v1", testBot{"random", "random:3"}, testBot{"greedy", "first"})
 	_, err = tournament.Run(context.Background(), loadConfig(t, changed), tournament.Options{Out: out})
-	if !errors.Is(err, tournament.ErrScheduleChanged) || !strings.Contains(err.Error(), "number of rounds was 2") {
+	if !errors.Is(err, journal.ErrScheduleChanged) || !strings.Contains(err.Error(), "number of rounds was 2") {
 		t.Errorf("resume with 3 rounds: err = %v, want ErrScheduleChanged naming the rounds", err)
 	}
 }

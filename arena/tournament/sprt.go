@@ -3,6 +3,9 @@ package tournament
 import (
 	"fmt"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/arena/rating"
 )
 
@@ -24,7 +27,7 @@ type SPRT struct {
 	result rating.SPRTResult
 }
 
-func newSPRT(cfg *Config) *SPRT {
+func newSPRT(cfg *config.Config) *SPRT {
 	if cfg.SPRT == nil || len(cfg.Bots) != 2 {
 		return nil
 	}
@@ -41,7 +44,7 @@ func NewSPRT(p rating.SPRTParams, player, opponent string) *SPRT {
 
 // Add takes a recorded game into the test, unless it has decided. The
 // games are taken in the order they were recorded.
-func (s *SPRT) Add(r *Record) error {
+func (s *SPRT) Add(r *journal.Record) error {
 	if s.Decided() {
 		return nil
 	}
@@ -126,9 +129,13 @@ func SPRTUnit(r rating.SPRTResult) string {
 	return unit
 }
 
-// short describes the test's state for the progress line: "LLR 1.23 in
-// (-2.94, 2.94)", or "LLR 2.96 ≥ 2.94: H1" once it has decided.
-func (s *SPRT) short() string {
+// Short describes the test's state for a progress line: "LLR 1.23 in
+// (-2.94, 2.94)", or "LLR 2.96 ≥ 2.94: H1" once it has decided; "" for a
+// nil SPRT (no test configured).
+func (s *SPRT) Short() string {
+	if s == nil {
+		return ""
+	}
 	r := s.result
 	switch r.Decision {
 	case rating.AcceptH0:

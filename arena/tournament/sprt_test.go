@@ -1,12 +1,13 @@
 package tournament_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arena-games/arena/arena/journal"
 
 	"github.com/arena-games/arena/reports/dirreport"
 
@@ -25,7 +26,7 @@ func TestSPRTStopsMatch(t *testing.T) {
 	body := strings.Replace(cheversiBody, "concurrency = 2", "concurrency = 4", 1) + "\n[format]\nrounds = 40\n\n[sprt]\nelo0 = 0\nelo1 = 50\n"
 	path := writeConfig(t, body, "sprt", testBot{"first", "first"}, testBot{"loser", "illegal"})
 	out := filepath.Join(t.TempDir(), "out")
-	var progress bytes.Buffer // written under the progress lock; read after Run returns
+	var progress noticeLog
 	sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out, Progress: &progress})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
@@ -65,10 +66,9 @@ func TestSPRTStopsMatch(t *testing.T) {
 	if sum.SPRTText != live {
 		t.Errorf("summary %q, live line %q", sum.SPRTText, live)
 	}
-	// The progress line shows the ratio as it goes, and where it ended.
-	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
-	if last := lines[len(lines)-1]; !strings.Contains(last, fmt.Sprintf("LLR %.2f ≥ %.2f: H1", sum.SPRT.LLR, sum.SPRT.Upper)) {
-		t.Errorf("last progress line %q does not show the decision", last)
+	// The progress is given the ratio as it goes, and where it ended.
+	if last := progress.test; !strings.Contains(last, fmt.Sprintf("LLR %.2f ≥ %.2f: H1", sum.SPRT.LLR, sum.SPRT.Upper)) {
+		t.Errorf("last state of the test given to the progress %q does not show the decision", last)
 	}
 
 	sum2, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out})
@@ -81,7 +81,7 @@ func TestSPRTStopsMatch(t *testing.T) {
 	if *sum2.SPRT != *sum.SPRT || sum2.SPRTText != live {
 		t.Errorf("second run: %+v %q; live %+v %q", *sum2.SPRT, sum2.SPRTText, *sum.SPRT, live)
 	}
-	m, recs, err := tournament.LoadDir(out)
+	m, recs, err := journal.LoadDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +96,9 @@ func TestSPRTStopsMatch(t *testing.T) {
 // the other way) change neither the decision nor its ratio, in the reports
 // as in a later run.
 func TestSPRTDecisionStands(t *testing.T) {
-	var recs []tournament.Record
+	var recs []journal.Record
 	for id := 1; id <= 400; id++ {
-		r := tournament.Record{ID: id, PairKey: fmt.Sprint("p", (id+1)/2), White: "a", Black: "b", FirstMover: "white"}
+		r := journal.Record{ID: id, PairKey: fmt.Sprint("p", (id+1)/2), White: "a", Black: "b", FirstMover: "white"}
 		if id%2 == 0 {
 			r.White, r.Black = "b", "a"
 		}
@@ -112,7 +112,7 @@ func TestSPRTDecisionStands(t *testing.T) {
 		}
 		recs = append(recs, r)
 	}
-	m := &tournament.Manifest{Name: "m", Games: 1000, Bots: []string{"a", "b"},
+	m := &journal.Manifest{Name: "m", Games: 1000, Bots: []string{"a", "b"},
 		SPRT: &rating.SPRTParams{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: rating.NormalizedElo}}
 	want := dirreport.ReportMeta(m, recs).Run
 	if want.SPRT == "" {

@@ -16,6 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/pgn"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/arena/game"
@@ -89,15 +95,15 @@ func writeSynth(tb testing.TB, root string, o synthOptions) string {
 	if err := os.WriteFile(path, fmt.Appendf(nil, synthConfig+bots, rounds), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	cfg, err := tournament.Load(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	openings, err := tournament.LoadOpenings(context.Background(), cfg)
+	openings, err := config.LoadOpenings(context.Background(), cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
+	sched, err := schedule.New(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -107,14 +113,14 @@ func writeSynth(tb testing.TB, root string, o synthOptions) string {
 		f *os.File
 		w *bufio.Writer
 	}
-	open := func(dir string, m *tournament.Manifest) out {
+	open := func(dir string, m *journal.Manifest) out {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			tb.Fatal(err)
 		}
 		if err := m.Write(dir); err != nil {
 			tb.Fatal(err)
 		}
-		f, err := os.Create(filepath.Join(dir, tournament.JournalFile))
+		f, err := os.Create(filepath.Join(dir, journal.File))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -123,7 +129,7 @@ func writeSynth(tb testing.TB, root string, o synthOptions) string {
 	whole := open(filepath.Join(root, "whole"), tournament.NewManifest(cfg, sched))
 	var parts []out
 	for i := range o.slices {
-		sh := &tournament.Shard{Index: i, Count: o.slices}
+		sh := &schedule.Shard{Index: i, Count: o.slices}
 		m := tournament.NewManifest(cfg, sched)
 		m.Shard, m.Games = sh, sched.SliceLen(sh)
 		parts = append(parts, open(filepath.Join(root, "slice-"+strconv.Itoa(i)), m))
@@ -144,9 +150,9 @@ func writeSynth(tb testing.TB, root string, o synthOptions) string {
 				tb.Fatalf("game %d is not scheduled", id)
 			}
 			p := pools[g.Opening][rng.IntN(len(pools[g.Opening]))]
-			rec := tournament.Record{
+			rec := journal.Record{
 				ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rulesName, Preset: preset, Rules: settings,
-				Opening: tournament.RecordOpening{Index: g.Opening + 1, Name: openings[g.Opening].Name, Moves: openings[g.Opening].Moves},
+				Opening: journal.RecordOpening{Index: g.Opening + 1, Name: openings[g.Opening].Name, Moves: openings[g.Opening].Moves},
 				White:   g.White, Black: g.Black, FirstMover: cfg.Rules.FirstMover().String(),
 				Moves: p.moves, Result: p.outcome.Result.String(), Reason: p.outcome.Reason,
 				Start: start.Add(time.Duration(id) * time.Second), DurationMS: 900 + float64(id%200),
@@ -155,7 +161,7 @@ func writeSynth(tb testing.TB, root string, o synthOptions) string {
 				rec.Winner = map[game.Color]string{game.White: g.White, game.Black: g.Black}[w]
 			}
 			if s := p.outcome.Scores; s != nil {
-				rec.Scores = &tournament.Scores{White: s[game.White], Black: s[game.Black]}
+				rec.Scores = &journal.Scores{White: s[game.White], Black: s[game.Black]}
 			}
 			if id%97 == 0 { // now and then a forfeit
 				rec.Moves = p.moves[:len(p.moves)/2]
@@ -163,8 +169,8 @@ func writeSynth(tb testing.TB, root string, o synthOptions) string {
 				if id%2 == 0 {
 					loser, winner, result = g.Black, g.White, game.WhiteWins
 				}
-				rec.Result, rec.Winner, rec.Reason, rec.Scores = result.String(), winner, tournament.ReasonForfeit, nil
-				rec.Forfeit = &tournament.Forfeit{Kind: tournament.ForfeitTime, Bot: loser, Detail: "no move within 5.2s"}
+				rec.Result, rec.Winner, rec.Reason, rec.Scores = result.String(), winner, journal.ReasonForfeit, nil
+				rec.Forfeit = &journal.Forfeit{Kind: journal.ForfeitTime, Bot: loser, Detail: "no move within 5.2s"}
 			}
 			line, err := json.Marshal(&rec)
 			if err != nil {
@@ -190,12 +196,12 @@ func writeSynth(tb testing.TB, root string, o synthOptions) string {
 
 // synthGame is a game played from an opening with random legal moves.
 type synthGame struct {
-	moves   []tournament.MoveRecord
+	moves   []journal.MoveRecord
 	outcome game.Outcome
 }
 
 // synthPools plays 16 random games from each opening.
-func synthPools(tb testing.TB, rules game.Rules, openings []tournament.Opening, info bool) [][]synthGame {
+func synthPools(tb testing.TB, rules game.Rules, openings []openings.Opening, info bool) [][]synthGame {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
 	pools := make([][]synthGame, len(openings))
@@ -219,10 +225,10 @@ func synthPools(tb testing.TB, rules game.Rules, openings []tournament.Opening, 
 			}
 			g := synthGame{outcome: st.Outcome()}
 			for j, text := range texts {
-				mr := tournament.MoveRecord{Move: text, MS: float64(rng.IntN(200000)) / 1000}
+				mr := journal.MoveRecord{Move: text, MS: float64(rng.IntN(200000)) / 1000}
 				if info {
 					score := rng.IntN(400) - 200
-					mr.Info = &tournament.SearchInfo{
+					mr.Info = &journal.SearchInfo{
 						Depth: 4 + rng.IntN(8), Score: &score, Nodes: int64(rng.IntN(2_000_000)),
 						TimeMS: int64(mr.MS), PV: texts[j:min(len(texts), j+8)],
 						Text: strings.Repeat("x", rng.IntN(24)),
@@ -272,7 +278,7 @@ func TestWriteSynth(t *testing.T) {
 	}
 	start := time.Now()
 	path := writeSynth(t, root, o)
-	fi, err := os.Stat(filepath.Join(root, "whole", tournament.JournalFile))
+	fi, err := os.Stat(filepath.Join(root, "whole", journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +300,7 @@ func TestResumeToFirstGame(t *testing.T) {
 		t.Skip(resumeEnv + " is not set")
 	}
 	root, self, _ := strings.Cut(spec, "|")
-	cfg, err := tournament.Load(filepath.Join(root, "synth.toml"))
+	cfg, err := config.Load(filepath.Join(root, "synth.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,9 +332,9 @@ type firstGame struct {
 	hwm     int64 // KiB
 }
 
-func (f *firstGame) GameStarted(tournament.Record)    { f.once.Do(func() { close(f.started) }) }
-func (f *firstGame) Moved(int, tournament.MoveRecord) {}
-func (f *firstGame) GameEnded(int)                    {}
+func (f *firstGame) GameStarted(journal.Record)    { f.once.Do(func() { close(f.started) }) }
+func (f *firstGame) Moved(int, journal.MoveRecord) {}
+func (f *firstGame) GameEnded(int)                 {}
 
 // vmHWM returns the process's peak resident memory in KiB.
 func vmHWM(t testing.TB) int64 {
@@ -392,14 +398,14 @@ func TestWriteDirReportsAsFromRecords(t *testing.T) {
 	dir := filepath.Join(root, "whole")
 	outputs := []string{"games.pgn", "report.md", "standings.csv", "report.json", "report.html"}
 
-	m, recs, err := tournament.LoadDir(dir)
+	m, recs, err := journal.LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := dirreport.WriteRecords(dir, m, recs); err != nil {
 		t.Fatal(err)
 	}
-	if err := tournament.RewriteGameText(dir, m.Game, recs, m.Name); err != nil {
+	if err := pgn.RewriteFile(dir, m.Game, recs, m.Name); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string][]byte{}
@@ -427,7 +433,7 @@ func TestWriteDirReportsAsFromRecords(t *testing.T) {
 	if got, want := rep.Meta.Run, dirreport.ReportMeta(m, recs).Run; *got != *want {
 		t.Errorf("run status %+v, want %+v", *got, *want)
 	}
-	if got, want := fmt.Sprint(rep.Standings), fmt.Sprint(tournament.Standings(recs, m.Bots)); got != want {
+	if got, want := fmt.Sprint(rep.Standings), fmt.Sprint(journal.Standings(recs, m.Bots)); got != want {
 		t.Errorf("standings %s, want %s", got, want)
 	}
 	for _, name := range outputs {

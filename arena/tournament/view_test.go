@@ -1,11 +1,13 @@
 package tournament_test
 
 import (
-	"github.com/arena-games/arena/reports/dirreport"
 	"slices"
 	"testing"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
+
+	"github.com/arena-games/arena/reports/dirreport"
+
 	"github.com/arena-games/arena/reports/viewer"
 )
 
@@ -18,11 +20,11 @@ func TestViewGame(t *testing.T) {
 	if len(g.Plies) != 1+len(rec.AllMoves()) || g.OpeningPlies != 3 {
 		t.Fatalf("%d plies (%d of the opening) for %d moves", len(g.Plies), g.OpeningPlies, len(rec.AllMoves()))
 	}
-	rules, err := tournament.RulesOf(&rec)
+	rules, err := journal.RulesOf(&rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := tournament.Replay(rules, &rec)
+	st, err := journal.Replay(rules, &rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func TestViewGame(t *testing.T) {
 	}
 	// The search info recorded with a move is shown with it.
 	score := -35
-	rec.Moves[1].Info = &tournament.SearchInfo{Depth: 7, Score: &score, Nodes: 12345, TimeMS: 40, PV: []string{"a", "b"}, Text: "x"}
+	rec.Moves[1].Info = &journal.SearchInfo{Depth: 7, Score: &score, Nodes: 12345, TimeMS: 40, PV: []string{"a", "b"}, Text: "x"}
 	g, err = dirreport.ViewGame(&rec)
 	if err != nil {
 		t.Fatal(err)
@@ -49,12 +51,12 @@ func TestViewGame(t *testing.T) {
 	if rec.Forfeit.Bot == rec.Black {
 		wantColor = "black"
 	}
-	if g.Forfeit == nil || g.Forfeit.Bot != rec.Forfeit.Bot || g.Forfeit.Color != wantColor || g.Forfeit.Kind != tournament.ForfeitTime {
+	if g.Forfeit == nil || g.Forfeit.Bot != rec.Forfeit.Bot || g.Forfeit.Color != wantColor || g.Forfeit.Kind != journal.ForfeitTime {
 		t.Errorf("forfeit %+v, want %s (%s) on time", g.Forfeit, rec.Forfeit.Bot, wantColor)
 	}
 
-	rec.Reason, rec.Forfeit = tournament.ReasonAdjudication, nil
-	rec.Adjudication = &tournament.Adjudicated{Rule: "resign", Detail: "both bots scored -900 for 4 moves"}
+	rec.Reason, rec.Forfeit = journal.ReasonAdjudication, nil
+	rec.Adjudication = &journal.Adjudicated{Rule: "resign", Detail: "both bots scored -900 for 4 moves"}
 	if g, err = dirreport.ViewGame(&rec); err != nil || g.Adjudication != "resign: both bots scored -900 for 4 moves" || g.Forfeit != nil {
 		t.Errorf("adjudicated game: %+v, %v", g, err)
 	}
@@ -68,7 +70,7 @@ func TestViewGame(t *testing.T) {
 // TestViewGamesByID: journal records may come in any order; the list is
 // by game ID and Load follows it.
 func TestViewGamesByID(t *testing.T) {
-	var recs []tournament.Record
+	var recs []journal.Record
 	for _, id := range []int{5, 2, 9, 1} {
 		r := playedRecord(t, "cheversi", []string{"K@e4"}, 100)
 		r.ID = id
@@ -76,7 +78,7 @@ func TestViewGamesByID(t *testing.T) {
 		r.Opening.Index = id
 		recs = append(recs, r)
 	}
-	m := &tournament.Manifest{Game: "cheversi", Setups: []tournament.BotSetup{{Name: "a", Time: "1s/move"}, {Name: "b", Time: "10m0s+5s"}}}
+	m := &journal.Manifest{Game: "cheversi", Setups: []journal.BotSetup{{Name: "a", Time: "1s/move"}, {Name: "b", Time: "10m0s+5s"}}}
 	g := dirreport.ViewGames(m, "out", recs)
 	for i, want := range []int{1, 2, 5, 9} {
 		row := g.List.Rows[i]

@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/journal"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/builtin"
 )
 
@@ -54,7 +55,7 @@ func TestExpertWeights(t *testing.T) {
 			sources []string
 		)
 		for _, dir := range strings.Split(*tuneDirs, ",") {
-			m, recs, err := tournament.LoadDir(dir)
+			m, recs, err := journal.LoadDir(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,14 +85,14 @@ func TestExpertWeights(t *testing.T) {
 
 // add appends the positions of every game of recs that ended by score to
 // s and returns the number of games used.
-func (s *samples) add(recs []tournament.Record) (int, error) {
+func (s *samples) add(recs []journal.Record) (int, error) {
 	n := 0
 	for i := range recs {
 		rec := &recs[i]
 		if rec.Game != "cheversi" || rec.Reason != game.ReasonScore {
 			continue
 		}
-		rules, err := tournament.RulesOf(rec)
+		rules, err := journal.RulesOf(rec)
 		if err != nil {
 			return n, err
 		}

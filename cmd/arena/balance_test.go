@@ -15,6 +15,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/builtin"
@@ -107,9 +112,9 @@ var resultLetters = map[string]string{"1-0": "W", "0-1": "B", "1/2-1/2": "=", "1
 
 // studySetup is a study run's configuration, manifest and schedule.
 type studySetup struct {
-	cfg   *tournament.Config
-	m     *tournament.Manifest
-	sched *tournament.Schedule
+	cfg   *config.Config
+	m     *journal.Manifest
+	sched *schedule.Schedule
 }
 
 // studySchedules holds the setups studySchedule has built, by run: the
@@ -118,12 +123,12 @@ var studySchedules = map[string]studySetup{}
 
 // studySchedule loads a study configuration and builds its manifest and
 // schedule.
-func studySchedule(t *testing.T, name string) (*tournament.Config, *tournament.Manifest, *tournament.Schedule) {
+func studySchedule(t *testing.T, name string) (*config.Config, *journal.Manifest, *schedule.Schedule) {
 	t.Helper()
 	if s, ok := studySchedules[name]; ok {
 		return s.cfg, s.m, s.sched
 	}
-	cfg, err := tournament.Load(filepath.Join(studyConfigs, name+".toml"))
+	cfg, err := config.Load(filepath.Join(studyConfigs, name+".toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,10 +159,10 @@ func studyEntry(t *testing.T, run studyRun) reports.CompareEntry {
 		if res == "" {
 			t.Fatalf("%s: game %d has result %q", run.name, g.ID, run.results[g.ID-1:g.ID])
 		}
-		rec := tournament.Record{ID: g.ID, PairKey: g.PairKey, White: g.White, Black: g.Black,
+		rec := journal.Record{ID: g.ID, PairKey: g.PairKey, White: g.White, Black: g.Black,
 			FirstMover: cfg.Rules.FirstMover().String(), Result: res}
 		if forfeit != "" {
-			rec.Forfeit = &tournament.Forfeit{Kind: tournament.ForfeitError}
+			rec.Forfeit = &journal.Forfeit{Kind: journal.ForfeitError}
 		}
 		games.add(&rec)
 	}
@@ -178,7 +183,7 @@ func writeStudyRuns(t *testing.T, names []string) {
 	var b, replay bytes.Buffer
 	zw := gzip.NewWriter(&b)
 	for _, name := range names {
-		m, recs, err := tournament.LoadDir(filepath.Join(studyResults, name))
+		m, recs, err := journal.LoadDir(filepath.Join(studyResults, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +201,7 @@ func writeStudyRuns(t *testing.T, names []string) {
 		}
 		fmt.Fprintf(zw, "%s\t%s\t%s\t%s\n", name, m.Fingerprint, resultsDigest(recs), letters)
 		for _, id := range replayIDs(name, m.Games) {
-			i := slices.IndexFunc(recs, func(r tournament.Record) bool { return r.ID == id })
+			i := slices.IndexFunc(recs, func(r journal.Record) bool { return r.ID == id })
 			if i < 0 {
 				t.Fatalf("%s: game %d has not been played", name, id)
 			}
@@ -335,7 +340,7 @@ func TestStudyConfigs(t *testing.T) {
 		t.Fatalf("no study configurations (%v)", err)
 	}
 	for _, p := range paths {
-		cfg, err := tournament.Load(p)
+		cfg, err := config.Load(p)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -459,7 +464,7 @@ func TestBalanceReplay(t *testing.T) {
 // named by names (White's, Black's), each searching within its node and
 // depth limits, and returns the moves after the opening and the result's
 // letter (resultLetters).
-func replayStudyGame(t *testing.T, cfg *tournament.Config, op tournament.Opening, names [2]string, players map[string]builtin.Player) ([]string, string) {
+func replayStudyGame(t *testing.T, cfg *config.Config, op openings.Opening, names [2]string, players map[string]builtin.Player) ([]string, string) {
 	t.Helper()
 	for _, n := range names {
 		if r, ok := players[n].(interface{ Reset() }); ok {

@@ -16,6 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/builtin"
@@ -94,7 +97,7 @@ type benchObserver struct {
 	gameCPU   []float64 // µs
 }
 
-func (o *benchObserver) GameStarted(tournament.Record) {
+func (o *benchObserver) GameStarted(journal.Record) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.started {
@@ -103,7 +106,7 @@ func (o *benchObserver) GameStarted(tournament.Record) {
 	}
 }
 
-func (o *benchObserver) Moved(int, tournament.MoveRecord) {
+func (o *benchObserver) Moved(int, journal.MoveRecord) {
 	o.mu.Lock()
 	o.moved++
 	o.mu.Unlock()
@@ -333,12 +336,15 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 	conf := fmt.Sprintf("name = \"bench-c%d\"\nconcurrency = %d\n[game]\nname = %q\n[openings]\nlimit = 1\n"+
 		"[format]\nrounds = %d\n[time]\nmove = %q\n%s%s",
 		concurrency, concurrency, cfg.game, (games+1)/2, cfg.moveTime.String(), bot("a", 1), bot("b", 2))
-	tc, err := tournament.Parse([]byte(conf), "bench", dir)
+	tc, err := config.Parse([]byte(conf), "bench", dir)
 	if err != nil {
 		return benchPass{}, err
 	}
 	obs := &benchObserver{perGame: concurrency == 1}
-	opts := tournament.Options{Out: dir, Self: cfg.self, Progress: cfg.progress, Terminal: cfg.terminal, Observer: obs}
+	opts := tournament.Options{Out: dir, Self: cfg.self, Observer: obs}
+	if cfg.progress != nil {
+		opts.Progress = newProgress(cfg.progress, cfg.terminal, nil, 0)
+	}
 	selfBefore, kidsBefore := cpuTimes()
 	start := time.Now()
 	sum, err := tournament.Run(ctx, tc, opts)

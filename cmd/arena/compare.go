@@ -12,12 +12,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports"
 )
 
@@ -116,7 +117,7 @@ func baselineIndex(s string, dirs []string) (int, error) {
 // game at a time, and returns its side balance for a comparison.
 func compareEntry(dir string) (reports.CompareEntry, error) {
 	var g compareGames
-	m, err := tournament.ScanDir(dir, g.add)
+	m, err := journal.ScanDir(dir, g.add)
 	if err != nil {
 		return reports.CompareEntry{}, err
 	}
@@ -130,10 +131,10 @@ type compareGames struct {
 	rated   int // games given to the tally
 	tally   rating.Tally
 	err     error // the first game the tally refused
-	results tournament.Results
+	results journal.Results
 }
 
-func (g *compareGames) add(r *tournament.Record) error {
+func (g *compareGames) add(r *journal.Record) error {
 	g.n++
 	if res, err := r.GameResult(); err == nil {
 		g.results.Set(r.ID, res)
@@ -149,7 +150,7 @@ func (g *compareGames) add(r *tournament.Record) error {
 
 // compareEntryOfGames returns the side balance of the tournament m
 // describes, read from dir, whose games g sums up.
-func compareEntryOfGames(dir string, m *tournament.Manifest, g *compareGames) (reports.CompareEntry, error) {
+func compareEntryOfGames(dir string, m *journal.Manifest, g *compareGames) (reports.CompareEntry, error) {
 	if g.n == 0 {
 		return reports.CompareEntry{}, fmt.Errorf("%s: no games played yet", dir)
 	}
@@ -182,7 +183,7 @@ func compareEntryOfGames(dir string, m *tournament.Manifest, g *compareGames) (r
 
 // changedSwitches returns the rule switches of m whose values differ from
 // its preset's.
-func changedSwitches(m *tournament.Manifest) ([]game.Setting, error) {
+func changedSwitches(m *journal.Manifest) ([]game.Setting, error) {
 	rules, err := games.New(m.Game, m.Preset, nil)
 	if err != nil {
 		return nil, err
@@ -203,7 +204,7 @@ func changedSwitches(m *tournament.Manifest) ([]game.Setting, error) {
 // resultsDigest returns the SHA-256 of every game's id and result, one
 // "id result" line each in the order of ids: the same for the same games
 // in whatever order the journal holds them.
-func resultsDigest(recs []tournament.Record) string {
+func resultsDigest(recs []journal.Record) string {
 	var g compareGames
 	for i := range recs {
 		g.add(&recs[i])
@@ -228,7 +229,7 @@ func (g *compareGames) digest() string {
 // strength describes how hard the bots searched: their common node limit
 // ("20000 nodes"), else their common time control, else each bot's. It
 // returns the common node limit too, 0 when there is none.
-func strength(setups []tournament.BotSetup) (string, int64) {
+func strength(setups []journal.BotSetup) (string, int64) {
 	if len(setups) == 0 {
 		return "", 0
 	}
@@ -240,7 +241,7 @@ func strength(setups []tournament.BotSetup) (string, int64) {
 		return strconv.FormatInt(nodes[0], 10) + " nodes", nodes[0]
 	}
 	if !slices.ContainsFunc(nodes, func(n int64) bool { return n > 0 }) &&
-		!slices.ContainsFunc(setups, func(s tournament.BotSetup) bool { return s.Time != setups[0].Time }) {
+		!slices.ContainsFunc(setups, func(s journal.BotSetup) bool { return s.Time != setups[0].Time }) {
 		return setups[0].Time, 0
 	}
 	parts := make([]string, len(setups))
@@ -257,7 +258,7 @@ func strength(setups []tournament.BotSetup) (string, int64) {
 // nodeLimit returns the node limit per move a bot played under: the one
 // the arena sends it, else its --nodes argument or its Nodes option, 0
 // when it has none.
-func nodeLimit(s tournament.BotSetup) int64 {
+func nodeLimit(s journal.BotSetup) int64 {
 	if s.Nodes > 0 {
 		return s.Nodes
 	}

@@ -11,6 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/arena/config"
+
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/arena/tournament"
@@ -20,9 +24,9 @@ import (
 // handTournament lays out a finished tournament of config by hand, as Run
 // leaves it, every game played from its opening with the first legal
 // move, and returns its directory and records.
-func handTournament(t *testing.T, config string) (string, []tournament.Record) {
+func handTournament(t *testing.T, text string) (string, []journal.Record) {
 	t.Helper()
-	cfg, err := tournament.Parse([]byte(config), "hand.toml", t.TempDir())
+	cfg, err := config.Parse([]byte(text), "hand.toml", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,14 +36,14 @@ func handTournament(t *testing.T, config string) (string, []tournament.Record) {
 	if err := m.Write(dir); err != nil {
 		t.Fatal(err)
 	}
-	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
+	j, _, err := journal.Open(filepath.Join(dir, journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []tournament.Record
+	var recs []journal.Record
 	for g := range sched.Games() {
 		rec := playFirstMoves(t, cfg.Rules, g, m.Openings[g.Opening].Moves)
-		if err := tournament.Verify(&rec); err != nil {
+		if err := journal.Verify(&rec); err != nil {
 			t.Fatal(err)
 		}
 		if err := j.Append(&rec); err != nil {
@@ -82,7 +86,7 @@ func TestCompare(t *testing.T) {
 	}
 	for i, tc := range []struct {
 		dir, name, rules string
-		recs             []tournament.Record
+		recs             []journal.Record
 	}{
 		{base, "base", "cheversi", baseRecs},
 		{touch, "touch-any", "cheversi, touch=any", touchRecs},
@@ -160,20 +164,20 @@ func TestCompareErrors(t *testing.T) {
 }
 
 func TestStrength(t *testing.T) {
-	setup := func(name, time string, args ...string) tournament.BotSetup {
-		return tournament.BotSetup{Name: name, Builtin: "expert", Args: args, Time: time}
+	setup := func(name, time string, args ...string) journal.BotSetup {
+		return journal.BotSetup{Name: name, Builtin: "expert", Args: args, Time: time}
 	}
 	tests := []struct {
-		setups    []tournament.BotSetup
+		setups    []journal.BotSetup
 		want      string
 		wantNodes int64
 	}{
-		{[]tournament.BotSetup{setup("a", "1s/move", "--nodes", "500"), setup("b", "2s/move", "-nodes=500")}, "500 nodes", 500},
-		{[]tournament.BotSetup{setup("a", "1s+100ms"), setup("b", "1s+100ms", "--seed", "2")}, "1s+100ms", 0},
-		{[]tournament.BotSetup{setup("a", "1s/move", "--nodes", "500"), setup("b", "1s/move")}, "a 500 nodes; b 1s/move", 0},
-		{[]tournament.BotSetup{{Name: "a", Command: "x", Options: map[string]any{"Nodes": int64(900)}, Time: "1s/move"},
+		{[]journal.BotSetup{setup("a", "1s/move", "--nodes", "500"), setup("b", "2s/move", "-nodes=500")}, "500 nodes", 500},
+		{[]journal.BotSetup{setup("a", "1s+100ms"), setup("b", "1s+100ms", "--seed", "2")}, "1s+100ms", 0},
+		{[]journal.BotSetup{setup("a", "1s/move", "--nodes", "500"), setup("b", "1s/move")}, "a 500 nodes; b 1s/move", 0},
+		{[]journal.BotSetup{{Name: "a", Command: "x", Options: map[string]any{"Nodes": int64(900)}, Time: "1s/move"},
 			{Name: "b", Command: "y", Options: map[string]any{"nodes": "900"}, Time: "1s/move"}}, "900 nodes", 900},
-		{[]tournament.BotSetup{{Name: "a", Builtin: "expert", Time: "10s/move, 700 nodes", Nodes: 700},
+		{[]journal.BotSetup{{Name: "a", Builtin: "expert", Time: "10s/move, 700 nodes", Nodes: 700},
 			{Name: "b", Builtin: "expert", Args: []string{"--nodes", "700"}, Time: "10s/move"}}, "700 nodes", 700},
 		{nil, "", 0},
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/arena-games/arena/arena/engine"
 	"io"
 	"os"
 	"os/signal"
@@ -17,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/arena-games/arena/arena/engine"
 )
 
 // command is one subcommand. Each lives in a file of its own and registers

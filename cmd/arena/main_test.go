@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"github.com/arena-games/arena/arena/engine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arena-games/arena/arena/engine"
 )
 
 // asArenaEnv makes the test binary act as the arena command (see

@@ -13,6 +13,10 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -85,8 +89,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // match is a match as the command line describes it.
 type match struct {
-	doc   *tournament.Document
-	cfg   *tournament.Config
+	doc   *config.Document
+	cfg   *config.Config
 	save  string // --save-config
 	quiet bool
 }
@@ -124,12 +128,12 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 			return err
 		}
 		src := "--tc " + shellQuote(s)
-		sets = append(sets, tournament.Override{Key: "time.base", Value: base, Source: src})
+		sets = append(sets, config.Override{Key: "time.base", Value: base, Source: src})
 		if inc != "" {
-			sets = append(sets, tournament.Override{Key: "time.increment", Value: inc, Source: src})
+			sets = append(sets, config.Override{Key: "time.increment", Value: inc, Source: src})
 		}
 		if moves != "" {
-			sets = append(sets, tournament.Override{Key: "time.moves", Value: moves, Source: src})
+			sets = append(sets, config.Override{Key: "time.moves", Value: moves, Source: src})
 		}
 		return nil
 	})
@@ -138,7 +142,7 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 		for i := range list {
 			list[i] = strconv.Quote(strings.TrimSpace(list[i]))
 		}
-		sets = append(sets, tournament.Override{Key: "format.players", Value: "[" + strings.Join(list, ", ") + "]", Source: "--players " + shellQuote(s)})
+		sets = append(sets, config.Override{Key: "format.players", Value: "[" + strings.Join(list, ", ") + "]", Source: "--players " + shellQuote(s)})
 		return nil
 	})
 	fs.Func("openings", "`SPEC`: ballots (checkers' ACF 3-move ballots), ballots:ctd or ballots:all (other decks),\nrandom:PLIES[:COUNT] (random openings), or an opening file", func(s string) error {
@@ -152,7 +156,7 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 			if !ok {
 				return fmt.Errorf("%q: want elo0=E0,elo1=E1[,alpha=A,beta=B]", kv)
 			}
-			sets = append(sets, tournament.Override{Key: "sprt." + strings.TrimSpace(k), Value: strings.TrimSpace(v), Source: "--sprt " + shellQuote(s)})
+			sets = append(sets, config.Override{Key: "sprt." + strings.TrimSpace(k), Value: strings.TrimSpace(v), Source: "--sprt " + shellQuote(s)})
 		}
 		return nil
 	})
@@ -194,7 +198,7 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 // commandLineError makes a configuration error of a match a usage error:
 // every key of a match comes from its command line.
 func commandLineError(err error) error {
-	if errors.Is(err, tournament.ErrConfig) {
+	if errors.Is(err, config.ErrInvalid) {
 		return usageError{err}
 	}
 	return err
@@ -202,8 +206,8 @@ func commandLineError(err error) error {
 
 // matchDocument builds the configuration document of a match: the bots,
 // then the keys the other flags set, in the order given.
-func matchDocument(bots []botSpec, sets overrides) (*tournament.Document, error) {
-	doc := tournament.NewDocument()
+func matchDocument(bots []botSpec, sets overrides) (*config.Document, error) {
+	doc := config.NewDocument()
 	doc.Describe("bots", "--bot")
 	doc.Describe("game.name", "--game")
 	first := map[string]string{}
@@ -234,7 +238,7 @@ func matchDocument(bots []botSpec, sets overrides) (*tournament.Document, error)
 				}
 				err = doc.SetValue("bots."+b.name+".args", words, b.source)
 			default:
-				err = doc.Set(tournament.Override{Key: "bots." + b.name + "." + k, Value: v, Source: b.source})
+				err = doc.Set(config.Override{Key: "bots." + b.name + "." + k, Value: v, Source: b.source})
 			}
 			if err != nil {
 				return nil, err
@@ -271,7 +275,7 @@ func hasKey(sets overrides, key string) bool {
 // has at least n games in whole colour-reversed pairs: with P pairings and
 // O openings a round has 2·P·O games; R rounds of the first L openings make
 // 2·P·L·R.
-func fitGames(ctx context.Context, doc *tournament.Document, n int, path, dir string, stderr io.Writer) error {
+func fitGames(ctx context.Context, doc *config.Document, n int, path, dir string, stderr io.Writer) error {
 	cfg, err := doc.Config(path, dir)
 	if err != nil {
 		return err
@@ -279,11 +283,11 @@ func fitGames(ctx context.Context, doc *tournament.Document, n int, path, dir st
 	if cfg.Openings.Limit > 0 {
 		return usagef("--games sets openings.limit itself: give one or the other")
 	}
-	openings, err := tournament.LoadOpenings(ctx, cfg)
+	openings, err := config.LoadOpenings(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	one, err := tournament.NewSchedule(cfg.Format.Kind, 1, cfg.BotNames(), cfg.Format.Players, openings[:1])
+	one, err := schedule.New(cfg.Format.Kind, 1, cfg.BotNames(), cfg.Format.Players, openings[:1])
 	if err != nil {
 		return err
 	}
@@ -317,7 +321,7 @@ func plural(n int, one, many string) string {
 // saveMatchConfig writes the document as a TOML file. An existing file is
 // replaced only if it holds the same configuration (the same match run
 // again), so that a hand-written configuration is never overwritten.
-func saveMatchConfig(doc *tournament.Document, path string) error {
+func saveMatchConfig(doc *config.Document, path string) error {
 	body, err := doc.Encode()
 	if err != nil {
 		return err
@@ -424,14 +428,14 @@ func parseOpenings(s string) (overrides, error) {
 	set := func(kv ...string) overrides {
 		var out overrides
 		for i := 0; i < len(kv); i += 2 {
-			out = append(out, tournament.Override{Key: kv[i], Value: kv[i+1], Source: src})
+			out = append(out, config.Override{Key: kv[i], Value: kv[i+1], Source: src})
 		}
 		return out
 	}
 	switch kind, arg, _ := strings.Cut(s, ":"); kind {
 	case "ballots":
 		if arg == "" {
-			arg = tournament.DeckACF
+			arg = openings.DeckACF
 		}
 		return set("openings.deck", arg), nil
 	case "random":

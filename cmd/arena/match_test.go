@@ -12,7 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/schedule"
 )
 
 // TestMatchIssueExample parses the example command line of the match
@@ -41,7 +44,7 @@ func TestMatchIssueExample(t *testing.T) {
 		{"builtin", cfg.Bots[1].Builtin, "alphabeta"},
 		{"clock", cfg.Time.String(), "10s+100ms"},
 		{"concurrency", cfg.Concurrency, 2},
-		{"deck", cfg.Openings.Deck, tournament.DeckACF},
+		{"deck", cfg.Openings.Deck, openings.DeckACF},
 		// 200 games of two bots: 100 ballots with both colours.
 		{"rounds", cfg.Format.Rounds, 1},
 		{"limit", cfg.Openings.Limit, 100},
@@ -118,7 +121,7 @@ func TestMatchSameRulesAsFiles(t *testing.T) {
 			flags = append([]string{"--bot", "builtin=random", "--bot", "builtin=greedy"}, flags...)
 		}
 		_, err := parseMatch(context.Background(), "match", append([]string{"--game", "checkers"}, flags...), io.Discard)
-		var fromFlag *tournament.ConfigError
+		var fromFlag *config.Error
 		if !errors.As(err, &fromFlag) || fromFlag.Flag != c.flag || fromFlag.Err.Error() != c.msg {
 			t.Errorf("arena match %q: %v\nwant %s: %s", c.flags, err, c.flag, c.msg)
 		}
@@ -126,8 +129,8 @@ func TestMatchSameRulesAsFiles(t *testing.T) {
 		if strings.HasPrefix(c.top, "[game]") {
 			file = c.top + "name = \"checkers\"\n" + bots + c.toml
 		}
-		_, err = tournament.Load(writeTemp(t, "c.toml", file))
-		var fromFile *tournament.ConfigError
+		_, err = config.Load(writeTemp(t, "c.toml", file))
+		var fromFile *config.Error
 		if !errors.As(err, &fromFile) || fromFile.Line == 0 || fromFile.Key != c.key || fromFile.Err.Error() != c.msg {
 			t.Errorf("the file\n%s\ngives %v\nwant c.toml:LINE: %s: %s", file, err, c.key, c.msg)
 		}
@@ -217,11 +220,11 @@ func TestMatchSaveConfig(t *testing.T) {
 	if !strings.Contains(stdout, "random-vs-greedy: 6 of 6 games") {
 		t.Errorf("arena match output:\n%s", stdout)
 	}
-	m, err := tournament.ReadManifest(out)
+	m, err := journal.ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := tournament.Load(saved)
+	cfg, err := config.Load(saved)
 	if err != nil {
 		t.Fatalf("the saved configuration does not load: %v", err)
 	}
@@ -231,20 +234,20 @@ func TestMatchSaveConfig(t *testing.T) {
 	}
 
 	// Lose all games but the first; arena run on the saved file plays them again.
-	journal := filepath.Join(out, tournament.JournalFile)
-	data, err := os.ReadFile(journal)
+	journalPath := filepath.Join(out, journal.File)
+	data, err := os.ReadFile(journalPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first, _, _ := bytes.Cut(data, []byte("\n"))
-	if err := os.WriteFile(journal, append(first, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(journalPath, append(first, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr = runArena(t, "run", "--quiet", saved)
 	if code != 0 || !strings.Contains(stderr, "played 5 games") {
 		t.Fatalf("arena run %s: status %d\n%s", saved, code, stderr)
 	}
-	if recs, err := tournament.ReadJournal(journal); err != nil || len(recs) != 6 {
+	if recs, err := journal.Read(journalPath); err != nil || len(recs) != 6 {
 		t.Errorf("journal after the resume: %d games, %v; want 6", len(recs), err)
 	}
 
@@ -266,13 +269,13 @@ func TestMatchSaveConfig(t *testing.T) {
 }
 
 // configSchedule lays out the schedule of cfg, as arena run does.
-func configSchedule(t *testing.T, cfg *tournament.Config) *tournament.Schedule {
+func configSchedule(t *testing.T, cfg *config.Config) *schedule.Schedule {
 	t.Helper()
-	openings, err := tournament.LoadOpenings(context.Background(), cfg)
+	openings, err := config.LoadOpenings(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	sched, err := schedule.New(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
 	if err != nil {
 		t.Fatal(err)
 	}

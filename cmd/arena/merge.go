@@ -7,7 +7,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/reports/dirreport"
 )
 
@@ -35,15 +36,22 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case len(dirs) == 0:
 		return usagef("missing the slice directories to merge")
 	}
-	sum, err := tournament.Merge(ctx, *out, dirs, tournament.MergeOptions{Partial: *partial})
-	if errors.Is(err, tournament.ErrIncomplete) {
+	sum, err := journal.Merge(ctx, *out, dirs, journal.MergeOptions{Partial: *partial})
+	if errors.Is(err, journal.ErrIncomplete) {
 		return fmt.Errorf("%w\n(nothing written: play the missing games of those slices and merge again, or merge with --partial and play them with arena run --out %s CONFIG)", err, shellQuote(*out))
 	}
 	if err != nil {
 		return err
 	}
 	m := sum.Manifest
-	rep, err := dirreport.Write(ctx, *out, dirreport.Options{})
+	// The game file and the reports are written from the merged journal,
+	// as arena report writes them, under the directory's lock.
+	unlock, err := journal.LockDir(*out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	rep, err := dirreport.Write(ctx, *out, dirreport.Options{GameText: true})
 	if err != nil {
 		return err
 	}

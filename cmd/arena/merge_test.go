@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
 )
 
 // TestMergeCommand plays three slices of a tournament of built-in bots
@@ -71,7 +71,7 @@ args = ["--seed", "9"]
 	if code != 0 || !strings.Contains(stdout, "sliced: 12 of 12 games") || !strings.Contains(stderr, "merged 12 of 12 games from 3 slice directories") {
 		t.Errorf("merge of every slice: exit status %d:\n%s\n%s", code, stdout, stderr)
 	}
-	recs, err := tournament.ReadJournal(filepath.Join(merged, tournament.JournalFile))
+	recs, err := journal.Read(filepath.Join(merged, journal.File))
 	if err != nil || len(recs) != 12 {
 		t.Fatalf("merged journal: %d games, %v", len(recs), err)
 	}

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/arena/checkers"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/human"
 	"github.com/arena-games/arena/reports/browsertest"
 )
@@ -103,16 +104,16 @@ func TestPlayInChromium(t *testing.T) {
 				t.Fatalf("arena play: %v\n%s", err, p.stderr())
 			}
 			p.done <- nil
-			m, recs, err := tournament.LoadDir(out)
+			m, recs, err := journal.LoadDir(out)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(recs) != 2 || m.Games != 2 || len(mine) != 2 {
 				t.Fatalf("%d games recorded of %d, %d played through the page", len(recs), m.Games, len(mine))
 			}
-			slices.SortFunc(recs, func(a, b tournament.Record) int { return a.ID - b.ID })
+			slices.SortFunc(recs, func(a, b journal.Record) int { return a.ID - b.ID })
 			for i, r := range recs {
-				if err := tournament.Verify(&r); err != nil {
+				if err := journal.Verify(&r); err != nil {
 					t.Error(err)
 				}
 				me := game.White
@@ -250,7 +251,7 @@ func TestPlayClockApplies(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("arena play: exit status %d\n%s", code, stderr)
 	}
-	_, recs, err := tournament.LoadDir(out)
+	_, recs, err := journal.LoadDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestPlayClockApplies(t *testing.T) {
 		t.Fatalf("%d games recorded, want 2", len(recs))
 	}
 	for _, r := range recs {
-		if r.Forfeit == nil || r.Forfeit.Bot != "you" || r.Forfeit.Kind != tournament.ForfeitTime || r.Winner != "greedy" {
+		if r.Forfeit == nil || r.Forfeit.Bot != "you" || r.Forfeit.Kind != journal.ForfeitTime || r.Winner != "greedy" {
 			t.Errorf("game %d: %s (%s), forfeit %+v; want you to lose on time", r.ID, r.Result, r.Reason, r.Forfeit)
 		}
 	}

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/games"
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports"
 )
 
@@ -218,12 +220,12 @@ func TestRateArenaPGNSameAsReport(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bots := []string{"a", "b", "c"}
-	m := &tournament.Manifest{Version: 1, Name: "cup", Games: 60, Game: "cheversi", Preset: "cheversi",
-		Rules: rules.Settings(), Format: tournament.RoundRobin, Rounds: 1, Bots: bots}
+	m := &journal.Manifest{Version: 1, Name: "cup", Games: 60, Game: "cheversi", Preset: "cheversi",
+		Rules: rules.Settings(), Format: schedule.RoundRobin, Rounds: 1, Bots: bots}
 	if err := m.Write(dir); err != nil {
 		t.Fatal(err)
 	}
-	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
+	j, _, err := journal.Open(filepath.Join(dir, journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,9 +236,9 @@ func TestRateArenaPGNSameAsReport(t *testing.T) {
 			for k := range 2 {
 				id++
 				white, black := pair[k], pair[1-k]
-				rec := tournament.Record{
+				rec := journal.Record{
 					ID: id, Round: 1, PairKey: fmt.Sprintf("r1/o%d/%s/%s", o, pair[0], pair[1]),
-					Opening: tournament.RecordOpening{Index: o, Name: fmt.Sprintf("random %d", o), Moves: []string{"K@b7", fmt.Sprintf("N@b%d", o%8+1)}},
+					Opening: journal.RecordOpening{Index: o, Name: fmt.Sprintf("random %d", o), Moves: []string{"K@b7", fmt.Sprintf("N@b%d", o%8+1)}},
 					Game:    "cheversi", Preset: "cheversi", Rules: rules.Settings(),
 					White: white, Black: black, FirstMover: "white", Reason: "score", Start: time.Now().UTC(),
 				}
@@ -249,8 +251,8 @@ func TestRateArenaPGNSameAsReport(t *testing.T) {
 					rec.Result = "1/2-1/2"
 				}
 				if id%17 == 0 {
-					rec.Result, rec.Winner, rec.Reason = "0-1", black, tournament.ReasonForfeit
-					rec.Forfeit = &tournament.Forfeit{Kind: tournament.ForfeitTime, Bot: white}
+					rec.Result, rec.Winner, rec.Reason = "0-1", black, journal.ReasonForfeit
+					rec.Forfeit = &journal.Forfeit{Kind: journal.ForfeitTime, Bot: white}
 				}
 				if err := j.Append(&rec); err != nil {
 					t.Fatal(err)

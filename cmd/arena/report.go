@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/arena-games/arena/reports/dirreport"
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/pgn"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/reports/dirreport"
 )
 
 func init() {
@@ -29,8 +30,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(dir, tournament.ManifestFile)); err != nil {
-		if _, _, lerr := tournament.LoadDir(dir); lerr != nil {
+	if _, err := os.Stat(filepath.Join(dir, journal.ManifestFile)); err != nil {
+		if _, _, lerr := journal.LoadDir(dir); lerr != nil {
 			return lerr // says what is wrong with dir
 		}
 		return err
@@ -39,8 +40,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// would lose its games. Take the run's lock, or leave that file alone
 	// (the reports are written whole and renamed into place, so they do
 	// not race with the run's).
-	unlock, err := tournament.LockDir(dir)
-	running := errors.Is(err, tournament.ErrOutputLocked)
+	unlock, err := journal.LockDir(dir)
+	running := errors.Is(err, journal.ErrOutputLocked)
 	if err != nil && !running {
 		return err
 	}
@@ -55,10 +56,10 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if running {
 		fmt.Fprintf(stderr, "a run is in progress in %s: the reports cover the %d games recorded so far, and %s is left to the run\n",
-			dir, rep.Games, tournament.GameTextFile(rep.Manifest.Game))
+			dir, rep.Games, pgn.FileName(rep.Manifest.Game))
 	} else {
 		fmt.Fprintf(stderr, "%s rebuilt from the journal (%d games), no run using the directory meanwhile\n",
-			tournament.GameTextFile(rep.Manifest.Game), rep.Games)
+			pgn.FileName(rep.Manifest.Game), rep.Games)
 	}
 	if err := printReport(stdout, dir, rep); err != nil {
 		return err

@@ -12,6 +12,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"golang.org/x/sys/unix"
@@ -46,16 +49,16 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	var shard *tournament.Shard
+	var shard *schedule.Shard
 	if *shardFlag != "" {
-		sh, err := tournament.ParseShard(*shardFlag)
+		sh, err := schedule.ParseShard(*shardFlag)
 		if err != nil {
 			return usagef("--shard: %v", err)
 		}
 		shard = &sh
 	}
 
-	cfg, err := tournament.Load(path, sets...)
+	cfg, err := config.Load(path, sets...)
 	if err != nil && onlyFlagErrors(err) {
 		return usageError{err}
 	}
@@ -167,7 +170,7 @@ func countGames(n int) string {
 
 // overrides collects the configuration keys set on the command line, in
 // the order given.
-type overrides []tournament.Override
+type overrides []config.Override
 
 // setFlag is --set KEY=VALUE: any configuration key.
 // namesFlag collects the values of a repeatable flag; each may also list
@@ -190,7 +193,7 @@ type setFlag struct{ list *overrides }
 func (f setFlag) String() string { return "" }
 
 func (f setFlag) Set(s string) error {
-	o, err := tournament.ParseOverride("--set", s)
+	o, err := config.ParseOverride("--set", s)
 	if err != nil {
 		return err
 	}
@@ -209,7 +212,7 @@ type keyFlag struct {
 func (f keyFlag) String() string { return "" }
 
 func (f keyFlag) Set(s string) error {
-	*f.list = append(*f.list, tournament.Override{Key: f.key, Value: s, Source: "--" + f.name + " " + shellQuote(s)})
+	*f.list = append(*f.list, config.Override{Key: f.key, Value: s, Source: "--" + f.name + " " + shellQuote(s)})
 	return nil
 }
 
@@ -218,7 +221,7 @@ func (f keyFlag) Set(s string) error {
 // the command line alone is wrong.
 func onlyFlagErrors(err error) bool {
 	switch u := err.(type) {
-	case *tournament.ConfigError:
+	case *config.Error:
 		return u.Flag != ""
 	case interface{ Unwrap() []error }:
 		for _, e := range u.Unwrap() {
@@ -230,7 +233,7 @@ func onlyFlagErrors(err error) bool {
 	case interface{ Unwrap() error }:
 		return onlyFlagErrors(u.Unwrap())
 	}
-	return err == tournament.ErrConfig
+	return err == config.ErrInvalid
 }
 
 // hardExitOnSecondSignal exits the process with status 130 on the second
@@ -290,11 +293,11 @@ func progressOptions(opts *tournament.Options, w io.Writer, quiet bool) {
 	if quiet {
 		return
 	}
-	opts.Progress = w
 	if f, ok := w.(*os.File); ok && isTerminal(f) {
-		opts.Terminal = true
-		opts.Width = func() int { return terminalWidth(w) }
+		opts.Progress = newProgress(w, true, func() int { return terminalWidth(w) }, 0)
+		return
 	}
+	opts.Progress = newProgress(w, false, nil, 0)
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.

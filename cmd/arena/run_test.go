@@ -18,8 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/arena/game"
-	"github.com/arena-games/arena/arena/tournament"
 )
 
 func TestShellQuote(t *testing.T) {
@@ -159,7 +161,7 @@ func TestReportRebuildsFiles(t *testing.T) {
 
 	// While a run holds the directory, arena report leaves the PGN file,
 	// which the run appends to, alone.
-	unlock, err := tournament.LockDir(dir)
+	unlock, err := journal.LockDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,11 +186,11 @@ func TestReportRebuildsFiles(t *testing.T) {
 
 // playFirstMoves plays a scheduled game from its opening with the first
 // legal move every ply and returns its record.
-func playFirstMoves(t *testing.T, rules game.Rules, g tournament.Scheduled, opening []string) tournament.Record {
+func playFirstMoves(t *testing.T, rules game.Rules, g schedule.Scheduled, opening []string) journal.Record {
 	t.Helper()
-	rec := tournament.Record{
+	rec := journal.Record{
 		ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rules.Game(), Preset: rules.Preset(), Rules: rules.Settings(),
-		Opening: tournament.RecordOpening{Index: g.Opening + 1, Moves: append([]string{}, opening...)},
+		Opening: journal.RecordOpening{Index: g.Opening + 1, Moves: append([]string{}, opening...)},
 		White:   g.White, Black: g.Black, FirstMover: rules.FirstMover().String(), Start: time.Now().UTC(),
 	}
 	st := rules.Start()
@@ -200,7 +202,7 @@ func playFirstMoves(t *testing.T, rules game.Rules, g tournament.Scheduled, open
 	var buf []game.Move
 	for !st.Outcome().Over() {
 		buf = st.LegalMoves(buf[:0])
-		rec.Moves = append(rec.Moves, tournament.MoveRecord{Move: buf[0].String()})
+		rec.Moves = append(rec.Moves, journal.MoveRecord{Move: buf[0].String()})
 		if err := st.Play(buf[0]); err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +213,7 @@ func playFirstMoves(t *testing.T, rules game.Rules, g tournament.Scheduled, open
 		rec.Winner = map[game.Color]string{game.White: g.White, game.Black: g.Black}[w]
 	}
 	if out.Scores != nil {
-		rec.Scores = &tournament.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
+		rec.Scores = &journal.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
 	}
 	return rec
 }
@@ -254,12 +256,12 @@ func TestQuickstart(t *testing.T) {
 			t.Errorf("run %d: no standings on stdout:\n%s", i+1, stdout.String())
 		}
 	}
-	recs, err := tournament.ReadJournal(filepath.Join(out, tournament.JournalFile))
+	recs, err := journal.Read(filepath.Join(out, journal.File))
 	if err != nil || len(recs) != 48 { // 3 pairs x 8 openings x 2 colours
 		t.Fatalf("journal: %d games, %v", len(recs), err)
 	}
 	for i := range recs {
-		if err := tournament.Verify(&recs[i]); err != nil {
+		if err := journal.Verify(&recs[i]); err != nil {
 			t.Error(err)
 		}
 	}
@@ -316,10 +318,10 @@ builtin = "alphabeta"
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			journal := filepath.Join(out, tournament.JournalFile)
+			journalPath := filepath.Join(out, journal.File)
 			deadline := time.Now().Add(2 * time.Minute) // go run may build first
 			for {
-				data, _ := os.ReadFile(journal)
+				data, _ := os.ReadFile(journalPath)
 				if bytes.Count(data, []byte("\n")) >= 2 {
 					break
 				}
@@ -489,7 +491,7 @@ move = "50ms"
 	}
 	t.Cleanup(func() { killMarked(mark) })
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if data, _ := os.ReadFile(filepath.Join(out, tournament.JournalFile)); bytes.Count(data, []byte("\n")) >= 1 {
+		if data, _ := os.ReadFile(filepath.Join(out, journal.File)); bytes.Count(data, []byte("\n")) >= 1 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -612,7 +614,7 @@ builtin = "random"
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 		t.Errorf("exit after the output closed: %v (first line %q), want status 130", err, first)
 	}
-	if _, err := tournament.ReadJournal(filepath.Join(out, tournament.JournalFile)); err != nil {
+	if _, err := journal.Read(filepath.Join(out, journal.File)); err != nil {
 		t.Errorf("journal: %v", err)
 	}
 }

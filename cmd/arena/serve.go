@@ -8,7 +8,8 @@ import (
 	"os"
 	"sync"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/reports/live"
 	"github.com/arena-games/arena/reports/viewer"
 )
@@ -40,7 +41,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	if _, err := tournament.ReadManifest(dir); err != nil {
+	if _, err := journal.ReadManifest(dir); err != nil {
 		fmt.Fprintf(stderr, "%s holds no tournament yet; the page will show it once one starts\n", dir)
 	}
 	srv := live.New(dir, live.Options{})

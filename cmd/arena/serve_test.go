@@ -15,7 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/reports/browsertest"
 	"github.com/arena-games/arena/reports/live"
 )
@@ -161,7 +162,7 @@ func TestRunServeInChromium(t *testing.T) {
 	browsertest.WaitFor(t, ctx, "the standings to change", fmt.Sprintf(`%s > %d`, games, before))
 	browsertest.WaitFor(t, ctx, "the end of the tournament", `document.getElementById("progress").textContent.indexOf("complete") >= 0`)
 	p.waitLine(t, `the live page stays up`)
-	m, recs, err := tournament.LoadDir(out)
+	m, recs, err := journal.LoadDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +181,11 @@ func TestRunServeInChromium(t *testing.T) {
 		browsertest.WaitForExplained(t, ctx, fmt.Sprintf("game %d", r.ID),
 			fmt.Sprintf(`document.querySelector("#av-game").getAttribute("data-id") === "%d" && document.querySelector("#av-game svg.av-board")`, r.ID),
 			`"game " + document.querySelector("#av-game").getAttribute("data-id") + ": " + document.querySelector("#av-game").textContent.slice(0, 200)`)
-		rules, err := tournament.RulesOf(r)
+		rules, err := journal.RulesOf(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := tournament.Replay(rules, r)
+		st, err := journal.Replay(rules, r)
 		if err != nil {
 			t.Fatal(err)
 		}

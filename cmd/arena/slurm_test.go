@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
 )
 
 // slurmEnv asks for TestSlurm, which needs root and Debian's slurm-wlm and
@@ -130,9 +130,9 @@ func TestSlurm(t *testing.T) {
 	array, merge := m[1], m[2]
 
 	// Cancel task 2 once it has recorded a game.
-	journal := filepath.Join(results, "slice-2", tournament.JournalFile)
+	journalPath := filepath.Join(results, "slice-2", journal.File)
 	for {
-		if data, _ := os.ReadFile(journal); bytes.Count(data, []byte("\n")) >= 1 {
+		if data, _ := os.ReadFile(journalPath); bytes.Count(data, []byte("\n")) >= 1 {
 			break
 		}
 		if ctx.Err() != nil {
@@ -144,7 +144,7 @@ func TestSlurm(t *testing.T) {
 	if state := wait(array + "_2"); !strings.HasPrefix(state, "CANCELLED") {
 		t.Errorf("task 2 ended %s after scancel, want CANCELLED", state)
 	}
-	recs, err := tournament.ReadJournal(journal)
+	recs, err := journal.Read(journalPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestSlurm(t *testing.T) {
 	t.Logf("array, resubmission and merges done %v after start", time.Since(start).Round(time.Millisecond))
 
 	merged := filepath.Join(results, "merged")
-	recs, err = tournament.ReadJournal(filepath.Join(merged, tournament.JournalFile))
+	recs, err = journal.Read(filepath.Join(merged, journal.File))
 	if err != nil {
 		t.Fatalf("merged journal: %v", err)
 	}
@@ -193,7 +193,7 @@ func TestSlurm(t *testing.T) {
 	if len(recs) != 16 {
 		t.Errorf("merged journal has %d games, want 16", len(recs))
 	}
-	for _, f := range []string{tournament.ManifestFile, "games.pgn", "report.md", "report.html", "report.json", "standings.csv"} {
+	for _, f := range []string{journal.ManifestFile, "games.pgn", "report.md", "report.html", "report.json", "standings.csv"} {
 		if fi, err := os.Stat(filepath.Join(merged, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("merged directory: %s not written (%v)", f, err)
 		}
@@ -223,7 +223,7 @@ func TestSlurm(t *testing.T) {
 // long it and each move took, and a move's search time.
 func untimedJournal(t *testing.T, dir string) []map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, tournament.JournalFile))
+	data, err := os.ReadFile(filepath.Join(dir, journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/cheversi/solve"
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/schedule"
 )
 
 func init() {
@@ -258,7 +258,7 @@ func solveUnits(ctx context.Context, out *bufio.Writer, rules *cheversi.Rules, r
 	name := "results.txt"
 	var roots []cheversi.Position
 	if f.shard != "" {
-		sh, err := tournament.ParseShard(f.shard)
+		sh, err := schedule.ParseShard(f.shard)
 		if err != nil {
 			return usagef("--shard: %v", err)
 		}

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/internal/tempfile"
 
 	"github.com/arena-games/arena/arena/game"
@@ -26,7 +28,7 @@ import (
 // per game. It is not safe for concurrent use.
 type GameList struct {
 	f      *os.File // listEntry bytes at (id-1)*listEntry
-	ids    tournament.IDs
+	ids    journal.IDs
 	lo, hi int // smallest and largest ID
 	names  [3]nameTable
 	buf    [listEntry]byte
@@ -87,8 +89,8 @@ func (l *GameList) Has(id int) bool { return l.ids.Has(id) }
 // Add adds the game of rec, whose journal line is n bytes long at offset
 // off. A game already in the list is not added again; a game Add failed
 // to add is not in the list, and may be added again.
-func (l *GameList) Add(rec *tournament.Record, off int64, n int) error {
-	if rec.ID < 1 || rec.ID > tournament.MaxGames {
+func (l *GameList) Add(rec *journal.Record, off int64, n int) error {
+	if rec.ID < 1 || rec.ID > schedule.MaxGames {
 		return fmt.Errorf("game list: game id %d out of range", rec.ID)
 	}
 	if l.ids.Has(rec.ID) {

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/pgn"
+
 	"github.com/arena-games/arena/arena/tournament"
 
 	"github.com/arena-games/arena/arena/games"
@@ -21,7 +24,7 @@ import (
 // RatingGames converts records to the games the rating statistics take.
 // Records whose result or first mover do not decode are skipped (the
 // journal reader rejects them already).
-func RatingGames(recs []tournament.Record) []rating.Game {
+func RatingGames(recs []journal.Record) []rating.Game {
 	out := make([]rating.Game, 0, len(recs))
 	for i := range recs {
 		if g, ok := RatingGame(&recs[i]); ok {
@@ -33,7 +36,7 @@ func RatingGames(recs []tournament.Record) []rating.Game {
 
 // RatingGame converts a record to the game the rating statistics take;
 // ok is false when its result or first mover do not decode.
-func RatingGame(r *tournament.Record) (g rating.Game, ok bool) {
+func RatingGame(r *journal.Record) (g rating.Game, ok bool) {
 	res, err := r.GameResult()
 	if err != nil {
 		return g, false
@@ -44,7 +47,7 @@ func RatingGame(r *tournament.Record) (g rating.Game, ok bool) {
 	}
 	return rating.Game{
 		White: r.White, Black: r.Black, FirstMover: first, Result: res,
-		Opening: tournament.OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
+		Opening: journal.OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
 		PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
 	}, true
 }
@@ -55,7 +58,7 @@ func RatingGame(r *tournament.Record) (g rating.Game, ok bool) {
 // rate. The PGN/PDN file is kept by Run; RewriteGameText rebuilds it. It
 // holds every game in memory: Write reads them from the journal
 // one at a time.
-func WriteRecords(dir string, m *tournament.Manifest, recs []tournament.Record) (*rating.Analysis, error) {
+func WriteRecords(dir string, m *journal.Manifest, recs []journal.Record) (*rating.Analysis, error) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
@@ -73,13 +76,13 @@ func WriteRecords(dir string, m *tournament.Manifest, recs []tournament.Record) 
 
 // Report is what the reports of a tournament directory were written from.
 type Report struct {
-	Manifest *tournament.Manifest
+	Manifest *journal.Manifest
 	Games    int              // games in the journal
 	Analysis *rating.Analysis // nil when there are no games
 	// Meta is the reports' description of the tournament (its Games
 	// left out).
 	Meta      reports.Meta
-	Standings []tournament.Standing // every bot of the manifest, and any other in the journal
+	Standings []journal.Standing // every bot of the manifest, and any other in the journal
 }
 
 // Options adjusts Write.
@@ -99,29 +102,29 @@ type Options struct {
 // had written to temporary files and returns ctx's error: the reports and
 // the game text file already in dir are left as they were.
 func Write(ctx context.Context, dir string, opts Options) (*Report, error) {
-	m, err := tournament.ReadDirManifest(dir)
+	m, err := journal.ReadDirManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, tournament.JournalFile)
-	journal, err := os.Open(path)
+	path := filepath.Join(dir, journal.File)
+	jf, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read journal: %w", err)
 	}
-	defer journal.Close()
+	defer jf.Close()
 	b, err := newReportBuilder(m, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer b.close()
-	var text *tournament.GameTextRewrite
+	var text *pgn.FileRewrite
 	if opts.GameText {
-		if text, err = tournament.NewGameTextRewrite(dir, m.Game, m.Name); err != nil {
+		if text, err = pgn.NewFileRewrite(dir, m.Game, m.Name); err != nil {
 			return nil, err
 		}
 		defer text.Abort()
 	}
-	_, err = tournament.ScanJournalLines(journal, path, func(rec *tournament.Record, off int64, n int) error {
+	_, err = journal.ScanLines(jf, path, func(rec *journal.Record, off int64, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -141,18 +144,18 @@ func Write(ctx context.Context, dir string, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	return b.write(dir, journal)
+	return b.write(dir, jf)
 }
 
 // reportBuilder sums up a tournament's games one at a time for its
 // reports: what a Report holds, and report.html's game list.
 type reportBuilder struct {
-	m         *tournament.Manifest
+	m         *journal.Manifest
 	games     int
 	rated     int // games given to the rating tally
 	tally     rating.Tally
 	tallyErr  error // the first game the tally refused
-	standings *tournament.Tally
+	standings *journal.Tally
 	search    *searchSums
 	sprt      *tournament.SPRT // the manifest's test replayed; nil without one
 	sprtErr   error
@@ -162,8 +165,8 @@ type reportBuilder struct {
 
 // newReportBuilder returns a builder for the tournament m; with dir it
 // keeps report.html's game list in temporary files in dir.
-func newReportBuilder(m *tournament.Manifest, dir string) (*reportBuilder, error) {
-	b := &reportBuilder{m: m, standings: tournament.NewTally(m.Bots), search: newSearchSums(m.Bots)}
+func newReportBuilder(m *journal.Manifest, dir string) (*reportBuilder, error) {
+	b := &reportBuilder{m: m, standings: journal.NewTally(m.Bots), search: newSearchSums(m.Bots)}
 	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
 		b.sprt = tournament.NewSPRT(*m.SPRT, m.Bots[0], m.Bots[1])
 	}
@@ -185,7 +188,7 @@ func (b *reportBuilder) close() {
 
 // add takes in a game, whose journal line is n bytes at off. The games
 // come in the journal's order (the sequential test is replayed in it).
-func (b *reportBuilder) add(r *tournament.Record, off int64, n int) error {
+func (b *reportBuilder) add(r *journal.Record, off int64, n int) error {
 	b.games++
 	if g, ok := RatingGame(r); ok {
 		b.rated++
@@ -213,7 +216,7 @@ func (b *reportBuilder) meta() reports.Meta {
 	meta := reports.Meta{
 		Name:    m.Name,
 		Game:    m.Game,
-		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, tournament.RulesText(m.Rules)),
+		Rules:   fmt.Sprintf("preset %s: %s", m.Preset, journal.RulesText(m.Rules)),
 		Started: m.Created,
 		Run:     &reports.RunStatus{Played: b.games, Scheduled: m.Games, Finished: b.games == m.Games},
 		Search:  b.search.stats(),
@@ -231,9 +234,9 @@ func (b *reportBuilder) meta() reports.Meta {
 	return meta
 }
 
-// write writes the reports into dir; journal holds the journal lines the
+// write writes the reports into dir; jf holds the journal lines the
 // games were added with, for the game viewer.
-func (b *reportBuilder) write(dir string, journal io.ReaderAt) (*Report, error) {
+func (b *reportBuilder) write(dir string, jf io.ReaderAt) (*Report, error) {
 	rep := &Report{Manifest: b.m, Games: b.games, Meta: b.meta(), Standings: b.standings.Standings()}
 	if b.games == 0 {
 		return rep, nil
@@ -259,12 +262,12 @@ func (b *reportBuilder) write(dir string, journal io.ReaderAt) (*Report, error) 
 				return nil, err
 			}
 			line := make([]byte, n)
-			if _, err := journal.ReadAt(line, off); err != nil {
+			if _, err := jf.ReadAt(line, off); err != nil {
 				return nil, fmt.Errorf("read journal: %w", err)
 			}
-			r := new(tournament.Record)
-			if err := tournament.DecodeRecord(bytes.TrimSuffix(line, []byte("\n")), r); err != nil {
-				return nil, fmt.Errorf("%w: the line at offset %d changed: %w", tournament.ErrJournal, off, err)
+			r := new(journal.Record)
+			if err := journal.DecodeRecord(bytes.TrimSuffix(line, []byte("\n")), r); err != nil {
+				return nil, fmt.Errorf("%w: the line at offset %d changed: %w", journal.ErrDamaged, off, err)
 			}
 			return v.view(r)
 		}
@@ -280,8 +283,8 @@ func (b *reportBuilder) write(dir string, journal io.ReaderAt) (*Report, error) 
 // RatingOptions returns the rating options for a tournament: the defaults,
 // plus the side balance of human play as a reference when the games are
 // Cheversi under the unmodified cheversi preset.
-func RatingOptions(m *tournament.Manifest) rating.Options {
-	return rating.Options{Reference: Reference(m.Game, m.Preset, tournament.RulesText(m.Rules))}
+func RatingOptions(m *journal.Manifest) rating.Options {
+	return rating.Options{Reference: Reference(m.Game, m.Preset, journal.RulesText(m.Rules))}
 }
 
 // Reference returns the side-balance figure from elsewhere that the
@@ -294,7 +297,7 @@ func Reference(game, preset, rules string) *rating.Reference {
 		return nil
 	}
 	r, err := games.New(game, preset, nil)
-	if err != nil || tournament.RulesText(r.Settings()) != rules {
+	if err != nil || journal.RulesText(r.Settings()) != rules {
 		return nil
 	}
 	return rating.CheversiHumanReference()
@@ -303,7 +306,7 @@ func Reference(game, preset, rules string) *rating.Reference {
 // ReportMeta describes a tournament for the reports: what it is, how many
 // of its games are recorded, and whether it finished (every game played,
 // or its sequential test decided; the test is replayed over the records).
-func ReportMeta(m *tournament.Manifest, recs []tournament.Record) reports.Meta {
+func ReportMeta(m *journal.Manifest, recs []journal.Record) reports.Meta {
 	b, _ := newReportBuilder(m, "") // cannot fail without a game list
 	for i := range recs {
 		b.add(&recs[i], 0, 0)

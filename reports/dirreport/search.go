@@ -1,7 +1,7 @@
 package dirreport
 
 import (
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/reports"
 )
 
@@ -9,7 +9,7 @@ import (
 // in recs and the search info they came with: the mean reported depth,
 // the nodes reported per second of the time the arena measured, and the
 // mean time per move. Bots that played no move are left out.
-func SearchStats(recs []tournament.Record, bots []string) []reports.BotSearch {
+func SearchStats(recs []journal.Record, bots []string) []reports.BotSearch {
 	s := newSearchSums(bots)
 	for i := range recs {
 		s.add(&recs[i])
@@ -39,7 +39,7 @@ func newSearchSums(bots []string) *searchSums {
 }
 
 // add counts the moves of one game.
-func (s *searchSums) add(r *tournament.Record) {
+func (s *searchSums) add(r *journal.Record) {
 	first, err := r.FirstMoverColor()
 	if err != nil {
 		return

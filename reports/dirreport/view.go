@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/journal"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/reports"
@@ -13,21 +13,21 @@ import (
 )
 
 // ViewSummary is a record's line in the viewer's game list.
-func ViewSummary(r *tournament.Record) viewer.Summary {
+func ViewSummary(r *journal.Record) viewer.Summary {
 	reason := r.Reason
 	if r.Forfeit != nil {
-		reason = tournament.ReasonForfeit + ": " + r.Forfeit.Kind
+		reason = journal.ReasonForfeit + ": " + r.Forfeit.Kind
 	}
 	return viewer.Summary{
-		ID: r.ID, Round: r.Round, White: r.White, Black: r.Black, Opening: tournament.OpeningLabel(r),
+		ID: r.ID, Round: r.Round, White: r.White, Black: r.Black, Opening: journal.OpeningLabel(r),
 		Result: r.Result, Reason: reason, Plies: len(r.Opening.Moves) + len(r.Moves),
 	}
 }
 
 // ViewGame replays a record under the rules it names for the viewer: every
 // position, computed by the rules package.
-func ViewGame(r *tournament.Record) (*viewer.Game, error) {
-	rules, err := tournament.RulesOf(r)
+func ViewGame(r *journal.Record) (*viewer.Game, error) {
+	rules, err := journal.RulesOf(r)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func ViewGame(r *tournament.Record) (*viewer.Game, error) {
 }
 
 // ViewGameWith is ViewGame with the rules given.
-func ViewGameWith(rules game.Rules, r *tournament.Record) (*viewer.Game, error) {
+func ViewGameWith(rules game.Rules, r *journal.Record) (*viewer.Game, error) {
 	moves := make([]viewer.Move, 0, len(r.Opening.Moves)+len(r.Moves))
 	for _, m := range r.Opening.Moves {
 		moves = append(moves, viewer.Move{Text: m})
@@ -49,7 +49,7 @@ func ViewGameWith(rules game.Rules, r *tournament.Record) (*viewer.Game, error) 
 	}
 	g := &viewer.Game{
 		ID: r.ID, Round: r.Round, Game: r.Game, White: r.White, Black: r.Black,
-		Opening: tournament.OpeningLabel(r), OpeningPlies: len(r.Opening.Moves),
+		Opening: journal.OpeningLabel(r), OpeningPlies: len(r.Opening.Moves),
 		Result: r.Result, Reason: r.Reason, Plies: plies,
 	}
 	if a := r.Adjudication; a != nil {
@@ -70,7 +70,7 @@ func ViewGameWith(rules game.Rules, r *tournament.Record) (*viewer.Game, error) 
 
 // ViewClocks returns the time controls of a record's White and Black as
 // the manifest's bot setups describe them, nil when it has none.
-func ViewClocks(m *tournament.Manifest, r *tournament.Record) []string {
+func ViewClocks(m *journal.Manifest, r *journal.Record) []string {
 	if m == nil || len(m.Setups) == 0 {
 		return nil
 	}
@@ -88,7 +88,7 @@ func ViewClocks(m *tournament.Manifest, r *tournament.Record) []string {
 
 // ViewGames gives report.html the games of recs of the tournament m, listed
 // by ID; dir is the output directory the page names for viewing every game.
-func ViewGames(m *tournament.Manifest, dir string, recs []tournament.Record) *reports.Games {
+func ViewGames(m *journal.Manifest, dir string, recs []journal.Record) *reports.Games {
 	order := make([]int, len(recs))
 	for i := range order {
 		order[i] = i
@@ -106,15 +106,15 @@ func ViewGames(m *tournament.Manifest, dir string, recs []tournament.Record) *re
 // viewLoader replays records for the viewer, building the rules only when
 // a record's differ from the last one's.
 type viewLoader struct {
-	m     *tournament.Manifest
-	last  *tournament.Record // the record rules were built for
+	m     *journal.Manifest
+	last  *journal.Record // the record rules were built for
 	rules game.Rules
 }
 
 // view replays r for the viewer, with the players' time controls.
-func (v *viewLoader) view(r *tournament.Record) (*viewer.Game, error) {
+func (v *viewLoader) view(r *journal.Record) (*viewer.Game, error) {
 	if v.last == nil || r.Game != v.last.Game || r.Preset != v.last.Preset || !slices.Equal(r.Rules, v.last.Rules) {
-		rules, err := tournament.RulesOf(r)
+		rules, err := journal.RulesOf(r)
 		if err != nil {
 			return nil, err
 		}

@@ -17,12 +17,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/arena-games/arena/arena/journal"
+
 	"github.com/arena-games/arena/internal/tempfile"
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
-	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/reports/viewer"
 )
 
@@ -69,7 +70,7 @@ type Server struct {
 
 	done     chan struct{} // closed when Run returns
 	clients  atomic.Int32
-	manifest atomic.Pointer[tournament.Manifest]
+	manifest atomic.Pointer[journal.Manifest]
 }
 
 // span is a line of the journal.
@@ -115,7 +116,7 @@ func (l *listData) writeTo(w io.Writer) error {
 
 // flight is a game in flight as the Observer methods record it.
 type flight struct {
-	rec   tournament.Record // players and opening; Moves grows
+	rec   journal.Record // players and opening; Moves grows
 	start time.Time
 }
 
@@ -149,7 +150,7 @@ func New(dir string, opts Options) *Server {
 }
 
 // GameStarted records a game in flight (tournament.Observer).
-func (s *Server) GameStarted(rec tournament.Record) {
+func (s *Server) GameStarted(rec journal.Record) {
 	rec.Moves = nil
 	f := &flight{rec: rec, start: time.Now()}
 	s.fmu.Lock()
@@ -159,7 +160,7 @@ func (s *Server) GameStarted(rec tournament.Record) {
 }
 
 // Moved records a move of a game in flight (tournament.Observer).
-func (s *Server) Moved(id int, m tournament.MoveRecord) {
+func (s *Server) Moved(id int, m journal.MoveRecord) {
 	s.fmu.Lock()
 	if f := s.flights[id]; f != nil {
 		f.rec.Moves = append(f.rec.Moves, m)
@@ -293,7 +294,7 @@ type follower struct {
 	journal  string
 	offset   int64 // journal bytes consumed (complete lines)
 	partial  int64 // bytes read of an incomplete last line, after offset
-	manifest *tournament.Manifest
+	manifest *journal.Manifest
 	finished int // games in the journal
 	forfeits map[string]int
 
@@ -342,7 +343,7 @@ type analysisResult struct {
 func (s *Server) Run(ctx context.Context) error {
 	defer close(s.done)
 	f := &follower{
-		s: s, journal: filepath.Join(s.dir, tournament.JournalFile),
+		s: s, journal: filepath.Join(s.dir, journal.File),
 		forfeits: map[string]int{}, tally: new(rating.Tally), started: time.Now(),
 		results: make(chan analysisResult, 1), flights: map[int]*flightState{},
 	}
@@ -384,7 +385,7 @@ func (s *Server) Run(ctx context.Context) error {
 func (f *follower) step() bool {
 	changed := false
 	if f.manifest == nil {
-		m, err := tournament.ReadManifest(f.s.dir)
+		m, err := journal.ReadManifest(f.s.dir)
 		switch {
 		case err == nil:
 			f.manifest, changed = m, true
@@ -468,7 +469,7 @@ func (f *follower) readJournal() (int, error) {
 		off := f.offset
 		f.offset += int64(len(line))
 		data = data[nl+1:]
-		recs, _, err := tournament.DecodeJournal(line)
+		recs, _, err := journal.Decode(line)
 		if err != nil || len(recs) != 1 {
 			continue // damaged: the journal reader says so elsewhere
 		}
@@ -487,7 +488,7 @@ func (f *follower) readJournal() (int, error) {
 
 // add takes in a finished game, unless it came already (a repeated game:
 // the journal reader says so elsewhere).
-func (f *follower) add(r *tournament.Record, sp span) (bool, error) {
+func (f *follower) add(r *journal.Record, sp span) (bool, error) {
 	if added, err := f.s.addGame(r, sp); !added || err != nil {
 		return false, err
 	}
@@ -528,7 +529,7 @@ func (f *follower) takePending() {
 }
 
 // addGame adds a finished game to the list, unless it is there already.
-func (s *Server) addGame(r *tournament.Record, sp span) (bool, error) {
+func (s *Server) addGame(r *journal.Record, sp span) (bool, error) {
 	s.imu.Lock()
 	defer s.imu.Unlock()
 	if s.list == nil {
@@ -696,7 +697,7 @@ func (f *follower) flightsState(st *State) {
 		return
 	}
 	type copied struct {
-		rec   tournament.Record
+		rec   journal.Record
 		start time.Time
 	}
 	f.s.fmu.Lock()
@@ -715,7 +716,7 @@ func (f *follower) flightsState(st *State) {
 		fs := f.flights[r.ID]
 		if fs == nil {
 			fs = &flightState{}
-			rules, err := tournament.RulesOf(r)
+			rules, err := journal.RulesOf(r)
 			if err != nil {
 				fs.bad = true
 			} else {
@@ -745,7 +746,7 @@ func (f *follower) flightsState(st *State) {
 			continue
 		}
 		st.Flights = append(st.Flights, Flight{
-			ID: r.ID, White: r.White, Black: r.Black, Opening: tournament.OpeningLabel(r),
+			ID: r.ID, White: r.White, Black: r.Black, Opening: journal.OpeningLabel(r),
 			Plies: len(r.Opening.Moves) + fs.plies, Seconds: time.Since(cur[i].start).Seconds(),
 			Ply: fs.ply, Turn: fs.st.Turn().String(),
 		})
@@ -763,7 +764,7 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 	if s.opts.InRun {
 		s.fmu.Lock()
 		fl := s.flights[id]
-		var rec tournament.Record
+		var rec journal.Record
 		if fl != nil {
 			rec = fl.rec
 		}
@@ -794,7 +795,7 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 	if !ok {
 		return nil, errNoGame
 	}
-	file, err := os.Open(filepath.Join(s.dir, tournament.JournalFile))
+	file, err := os.Open(filepath.Join(s.dir, journal.File))
 	if err != nil {
 		return nil, err
 	}
@@ -803,7 +804,7 @@ func (s *Server) gameJSON(id int) ([]byte, error) {
 	if _, err := file.ReadAt(line, sp.off); err != nil {
 		return nil, fmt.Errorf("read game %d: %w", id, err)
 	}
-	recs, _, err := tournament.DecodeJournal(line)
+	recs, _, err := journal.Decode(line)
 	if err != nil || len(recs) != 1 || recs[0].ID != id {
 		return nil, fmt.Errorf("game %d: the journal changed under the server", id)
 	}

@@ -17,6 +17,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
+
+	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/schedule"
+
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/arena/game"
@@ -25,7 +31,7 @@ import (
 	"github.com/arena-games/arena/reports/viewer"
 )
 
-const config = `name = "live test"
+const liveConfig = `name = "live test"
 [game]
 name = "cheversi"
 [openings]
@@ -44,17 +50,17 @@ builtin = "random"
 
 // fixture lays out a tournament directory (manifest, empty journal) and
 // returns it with its schedule and rules.
-func fixture(t testing.TB) (string, *tournament.Config, []tournament.Scheduled, []tournament.Opening) {
+func fixture(t testing.TB) (string, *config.Config, []schedule.Scheduled, []openings.Opening) {
 	t.Helper()
-	cfg, err := tournament.Parse([]byte(config), "live.toml", t.TempDir())
+	cfg, err := config.Parse([]byte(liveConfig), "live.toml", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	openings, err := tournament.LoadOpenings(context.Background(), cfg)
+	openings, err := config.LoadOpenings(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sched, err := tournament.NewSchedule(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
+	sched, err := schedule.New(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), nil, openings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +68,7 @@ func fixture(t testing.TB) (string, *tournament.Config, []tournament.Scheduled, 
 	if err := tournament.NewManifest(cfg, sched).Write(dir); err != nil {
 		t.Fatal(err)
 	}
-	var games []tournament.Scheduled
+	var games []schedule.Scheduled
 	for g := range sched.Games() {
 		games = append(games, g)
 	}
@@ -70,12 +76,12 @@ func fixture(t testing.TB) (string, *tournament.Config, []tournament.Scheduled, 
 }
 
 // play plays a scheduled game with random moves and records it.
-func play(t testing.TB, rules game.Rules, g tournament.Scheduled, openings []tournament.Opening, seed uint64) tournament.Record {
+func play(t testing.TB, rules game.Rules, g schedule.Scheduled, openings []openings.Opening, seed uint64) journal.Record {
 	t.Helper()
 	op := openings[g.Opening]
-	rec := tournament.Record{
+	rec := journal.Record{
 		ID: g.ID, Round: g.Round, PairKey: g.PairKey, Game: rules.Game(), Preset: rules.Preset(), Rules: rules.Settings(),
-		Opening: tournament.RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
+		Opening: journal.RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
 		White:   g.White, Black: g.Black, FirstMover: rules.FirstMover().String(), Start: time.Now().UTC(),
 	}
 	st := rules.Start()
@@ -89,7 +95,7 @@ func play(t testing.TB, rules game.Rules, g tournament.Scheduled, openings []tou
 	for !st.Outcome().Over() {
 		buf = st.LegalMoves(buf[:0])
 		m := buf[rng.IntN(len(buf))]
-		rec.Moves = append(rec.Moves, tournament.MoveRecord{Move: m.String(), MS: 1.5})
+		rec.Moves = append(rec.Moves, journal.MoveRecord{Move: m.String(), MS: 1.5})
 		if err := st.Play(m); err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +106,7 @@ func play(t testing.TB, rules game.Rules, g tournament.Scheduled, openings []tou
 		rec.Winner = map[game.Color]string{game.White: g.White, game.Black: g.Black}[w]
 	}
 	if out.Scores != nil {
-		rec.Scores = &tournament.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
+		rec.Scores = &journal.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
 	}
 	return rec
 }
@@ -190,11 +196,11 @@ func TestFollowsTheJournal(t *testing.T) {
 	if st.Total != len(sched) || len(st.Standings) != 3 || st.Finished != 0 || st.InRun {
 		t.Errorf("before any game: %+v", st)
 	}
-	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
+	j, _, err := journal.Open(filepath.Join(dir, journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []tournament.Record
+	var recs []journal.Record
 	for i, g := range sched[:5] {
 		rec := play(t, cfg.Rules, g, openings, uint64(i))
 		recs = append(recs, rec)
@@ -206,7 +212,7 @@ func TestFollowsTheJournal(t *testing.T) {
 	// A sixth game arrives in two writes: half a line first.
 	rec := play(t, cfg.Rules, sched[5], openings, 99)
 	line, _ := json.Marshal(rec)
-	f, err := os.OpenFile(filepath.Join(dir, tournament.JournalFile), os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(filepath.Join(dir, journal.File), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +223,7 @@ func TestFollowsTheJournal(t *testing.T) {
 	recs = append(recs, rec)
 	st = waitState(t, base, "six games", func(s live.State) bool { return s.Finished == 6 && s.Analyzed == 6 })
 
-	want := tournament.Standings(recs, cfg.BotNames())
+	want := journal.Standings(recs, cfg.BotNames())
 	for _, w := range want {
 		found := false
 		for _, s := range st.Standings {
@@ -278,12 +284,12 @@ func TestFollowsTheJournal(t *testing.T) {
 // which the page lists and serves.
 func TestTornLineCutByAResume(t *testing.T) {
 	dir, cfg, sched, openings := fixture(t)
-	path := filepath.Join(dir, tournament.JournalFile)
-	j, _, err := tournament.OpenJournal(path)
+	path := filepath.Join(dir, journal.File)
+	j, _, err := journal.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []tournament.Record
+	var recs []journal.Record
 	for i, g := range sched[:2] {
 		rec := play(t, cfg.Rules, g, openings, uint64(i))
 		recs = append(recs, rec)
@@ -314,7 +320,7 @@ func TestTornLineCutByAResume(t *testing.T) {
 	_, base := start(t, dir, live.Options{})
 	waitState(t, base, "two games", func(s live.State) bool { return s.Finished == 2 })
 	// The page has read the half line with the two games before it.
-	j, _, err = tournament.OpenJournal(path) // cuts the torn line off
+	j, _, err = journal.Open(path) // cuts the torn line off
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +352,7 @@ func TestTornLineCutByAResume(t *testing.T) {
 // every game of the journal is listed, counted and served.
 func TestGamesKeptWhileTheListCannotBeWritten(t *testing.T) {
 	dir, cfg, sched, openings := fixture(t)
-	j, _, err := tournament.OpenJournal(filepath.Join(dir, tournament.JournalFile))
+	j, _, err := journal.Open(filepath.Join(dir, journal.File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +360,7 @@ func TestGamesKeptWhileTheListCannotBeWritten(t *testing.T) {
 	// 16 MiB, games 1 and 2 are listed, and the third game, given ID
 	// 500,000, is not until the limit is lifted.
 	const limit, farID = 16 << 20, 500_000
-	var recs []tournament.Record
+	var recs []journal.Record
 	for i, g := range sched[:4] {
 		rec := play(t, cfg.Rules, g, openings, uint64(i))
 		if i == 2 {
@@ -429,7 +435,7 @@ func TestServesOnlyItsRoutes(t *testing.T) {
 	dir, _, _, _ := fixture(t)
 	const secret = "SECRET-CONTENT-42"
 	os.WriteFile(filepath.Join(dir, "secret.txt"), []byte(secret), 0o644)
-	os.WriteFile(filepath.Join(dir, tournament.JournalFile), []byte{}, 0o644)
+	os.WriteFile(filepath.Join(dir, journal.File), []byte{}, 0o644)
 	_, base := start(t, dir, live.Options{})
 	for _, p := range []string{"", "live.js", "live.css", "viewer.js", "viewer.css", "api/state", "api/games"} {
 		if code, _ := get(t, base+p); code != 200 {

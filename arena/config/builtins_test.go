@@ -1,0 +1,7 @@
+package config_test
+
+import "github.com/arena-games/arena/internal/builtinbots"
+
+// The configurations of the tests name built-in bots, as the arena
+// command knows them.
+func init() { builtinbots.Register() }

@@ -1,0 +1,995 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/schedule"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/arena-games/arena/arena/checkers"
+	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/rating"
+)
+
+// MaxConcurrency is the most games a tournament plays at a time. Each game
+// runs two bot processes, each with a supervisor, and holds an operating
+// system thread while it waits for a reply; far beyond this the arena
+// would meet the runtime's limit on threads rather than a clear error.
+const MaxConcurrency = 1024
+
+// Defaults applied by Load.
+const (
+	DefaultRounds      = 1
+	DefaultMoveTime    = time.Second
+	DefaultMargin      = 100 * time.Millisecond
+	DefaultRandomCount = 10
+	DefaultOutputRoot  = "results"
+)
+
+// Config is a tournament configuration, decoded from TOML by Load and
+// documented in configs/README.md. Relative paths in it are resolved
+// against the directory of the configuration file, except Output, which is
+// relative to the working directory.
+type Config struct {
+	Name         string         `toml:"name"`
+	Output       string         `toml:"output"`
+	Seed         int64          `toml:"seed"`
+	Concurrency  int            `toml:"concurrency"`
+	Game         GameConfig     `toml:"game"`
+	Format       FormatConfig   `toml:"format"`
+	Openings     OpeningsConfig `toml:"openings"`
+	Time         TimeControl    `toml:"time"`
+	Adjudication Adjudication   `toml:"adjudication"`
+	// SPRT, when set, stops a two-bot match as soon as the sequential test
+	// decides (see SPRTConfig).
+	SPRT *SPRTConfig `toml:"sprt"`
+	Bots []BotConfig `toml:"bots"`
+
+	// Path is the file the configuration was read from ("" if none) and
+	// Dir the directory relative paths are resolved against.
+	Path string `toml:"-"`
+	Dir  string `toml:"-"`
+
+	// Rules are the game rules built from Game and Adjudication.
+	Rules game.Rules `toml:"-"`
+
+	keys      keyLines
+	ruleOrder []string // the keys of game.rules in the order given
+	// badTimes holds the time tables (displayKey) with a refused value, so
+	// that validation does not report them again as missing a time.
+	badTimes map[string]bool
+}
+
+// SPRTConfig is a sequential probability ratio test on a match of two bots,
+// from the side of the first bot listed: H0 says its Elo advantage over the
+// second is Elo0, H1 that it is Elo1. The match stops as soon as the test
+// accepts either; Alpha and Beta (default 0.05 each) are the error rates.
+// Model is "logistic" (the default) or "normalized" (fastchess's default),
+// the Elo model in which Elo0 and Elo1 are meant.
+type SPRTConfig struct {
+	Elo0  float64 `toml:"elo0"`
+	Elo1  float64 `toml:"elo1"`
+	Alpha float64 `toml:"alpha"`
+	Beta  float64 `toml:"beta"`
+	Model string  `toml:"model"`
+}
+
+// Params returns the test's parameters with the defaults filled in.
+func (s *SPRTConfig) Params() rating.SPRTParams {
+	p := rating.SPRTParams{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: rating.SPRTModel(s.Model)}
+	if p.Model == "" {
+		p.Model = rating.LogisticElo
+	}
+	if p.Alpha == 0 {
+		p.Alpha = 0.05
+	}
+	if p.Beta == 0 {
+		p.Beta = 0.05
+	}
+	return p
+}
+
+// GameConfig selects the game and its rule set.
+type GameConfig struct {
+	Name   string `toml:"name"`   // "cheversi" or "checkers"
+	Preset string `toml:"preset"` // "" = the game's default preset
+	// Rules overrides individual switches of the preset; values may be
+	// strings, booleans or integers.
+	Rules map[string]any `toml:"rules"`
+
+	overrides []game.Setting
+}
+
+// FormatConfig is the pairing scheme.
+type FormatConfig struct {
+	Kind    string   `toml:"kind"`    // RoundRobin (default) or Gauntlet
+	Rounds  int      `toml:"rounds"`  // default 1; a round plays every opening of every pairing twice
+	Players []string `toml:"players"` // Gauntlet: the bots that play every other bot
+}
+
+// OpeningsConfig selects the openings. With File set, openings come from
+// that file (an ACF ballot table, or one move sequence per line). Without
+// it, checkers uses the ACF 3-move ballots and other games start from the
+// start position, or, with Plies set, from Count random legal openings of
+// that many plies drawn from the tournament seed.
+type OpeningsConfig struct {
+	File  string `toml:"file"`
+	Deck  string `toml:"deck"`  // ballot tables: DeckACF (default), DeckCTD or DeckAll
+	Plies int    `toml:"plies"` // random openings: plies each
+	Count int    `toml:"count"` // random openings: how many (default DefaultRandomCount)
+	Limit int    `toml:"limit"` // use only the first Limit openings (0 = all)
+}
+
+// TimeControl is either a fixed time per move (Move) or a clock with Base
+// time per side plus Increment per move; with Moves > 0 the base time is a
+// period for that many moves, given again after each of them ("40/60s").
+// Margin is extra time allowed for process overhead before a bot loses on
+// time. Nodes and Depth, when positive, are search limits per move sent to
+// the bots that declare they obey them (in the tournament's [time] table;
+// a bot sets its own with BotConfig.Nodes and BotConfig.Depth).
+type TimeControl struct {
+	Move      time.Duration `toml:"move"`
+	Base      time.Duration `toml:"base"`
+	Increment time.Duration `toml:"increment"`
+	Moves     int           `toml:"moves"`
+	Margin    time.Duration `toml:"margin"`
+	Nodes     int64         `toml:"nodes"`
+	Depth     int           `toml:"depth"`
+}
+
+// Fixed reports whether tc gives a fixed time per move.
+func (tc TimeControl) Fixed() bool { return tc.Base == 0 }
+
+// Clock returns the engine's time control for tc.
+func (tc TimeControl) Clock() engine.TimeControl {
+	return engine.TimeControl{Move: tc.Move, Base: tc.Base, Increment: tc.Increment, Moves: tc.Moves, Margin: tc.Margin}
+}
+
+// String describes tc, e.g. "1s/move", "10s+100ms" or "40/1m0s", followed
+// by its search limits (", depth 8, 20000 nodes").
+func (tc TimeControl) String() string {
+	var s string
+	switch {
+	case tc.Fixed():
+		s = fmt.Sprintf("%v/move", tc.Move)
+	case tc.Moves > 0 && tc.Increment == 0:
+		s = fmt.Sprintf("%d/%v", tc.Moves, tc.Base)
+	case tc.Moves > 0:
+		s = fmt.Sprintf("%d/%v+%v", tc.Moves, tc.Base, tc.Increment)
+	default:
+		s = fmt.Sprintf("%v+%v", tc.Base, tc.Increment)
+	}
+	if tc.Depth > 0 {
+		s += fmt.Sprintf(", depth %d", tc.Depth)
+	}
+	if tc.Nodes > 0 {
+		s += fmt.Sprintf(", %d nodes", tc.Nodes)
+	}
+	return s
+}
+
+// Adjudication holds the draw rules and length cap the arena applies. They
+// are rule switches of the game (checkers only); a zero value keeps the
+// preset's default, a negative value turns the rule off.
+//
+// Resign and Draw, when set, adjudicate a game by the bots' agreement: on
+// the scores they report in their info lines (see ResignRule and
+// DrawRule). They are off by default, and checkers only.
+type Adjudication struct {
+	MaxPlies   int         `toml:"max_plies"`
+	Repetition int         `toml:"repetition"`
+	QuietMoves int         `toml:"quiet_moves"`
+	Resign     *ResignRule `toml:"resign"`
+	Draw       *DrawRule   `toml:"draw"`
+}
+
+// ResignRule ends a game as a win when both bots agree it is decided: the
+// loser reported a score of -Score or less, and the winner +Score or more,
+// on each of their last Moves moves. Scores are in the bots' own unit
+// (hundredths of a man for checkers bots), so both bots must use the
+// same one.
+type ResignRule struct {
+	Score int `toml:"score"`
+	Moves int `toml:"moves"`
+}
+
+// DrawRule ends a game as a draw when both bots agree it is even: from ply
+// AfterPly on, each reported a score between -Score and +Score on each of
+// its last Moves moves.
+type DrawRule struct {
+	Score    int `toml:"score"`
+	Moves    int `toml:"moves"`
+	AfterPly int `toml:"after_ply"`
+}
+
+// BotConfig is one participant.
+type BotConfig struct {
+	Name string `toml:"name"`
+	// Either Builtin names a built-in bot (see RegisterBuiltin: the
+	// arena's "random", "greedy", "alphabeta", "expert", or "human", a
+	// person at a board page), run as `arena bot NAME ARGS...`, or
+	// Command is the
+	// executable: a path (relative to the configuration's directory) or a
+	// name looked up in PATH.
+	Builtin string   `toml:"builtin"`
+	Command string   `toml:"command"`
+	Args    []string `toml:"args"`
+	Dir     string   `toml:"dir"` // working directory ("" = the configuration's directory)
+	// Env holds extra environment variables.
+	Env map[string]string `toml:"env"`
+	// Options are protocol options set after the handshake; values may be
+	// strings, booleans or numbers.
+	Options map[string]any `toml:"options"`
+	// Time overrides the tournament's time control for this bot. Margin
+	// is inherited when not set; search limits are set with Nodes and
+	// Depth, not here.
+	Time *TimeControl `toml:"time"`
+	// Nodes and Depth, when positive, limit this bot's search per move,
+	// replacing the tournament's [time] nodes and depth. The bot must
+	// declare that it obeys them.
+	Nodes int64 `toml:"nodes"`
+	Depth int   `toml:"depth"`
+	// HandshakeTimeout bounds the start-up handshake (default 10s).
+	HandshakeTimeout time.Duration `toml:"handshake_timeout"`
+	// Transcript writes every protocol line between the arena and the
+	// bot, with the time, to the bot's log (logs/NAME.log).
+	Transcript bool `toml:"transcript"`
+}
+
+// Error is a problem with a configuration, located by key and line,
+// or by the command-line flag that set the key.
+type Error struct {
+	Path string // configuration file
+	Line int    // 1-based; 0 when unknown
+	Key  string // e.g. "bots[2].command"; "" when Flag names it
+	Flag string // the flag that set the key, e.g. "--set time.move=2s"; "" when the file did
+	Err  error
+}
+
+// Error returns e.g. `tour.toml:12: bots[2].command: executable "x" not
+// found`, or `--rounds 0: must be at least 1, got 0`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Flag != "" {
+		b.WriteString(e.Flag)
+		b.WriteString(": ")
+	} else if e.Path != "" {
+		b.WriteString(e.Path)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	} else if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.Key != "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrInvalid is wrapped by every configuration error.
+var ErrInvalid = errors.New("invalid configuration")
+
+// Load reads, decodes and validates a configuration file, with the keys
+// the overrides set replacing the file's. Unknown keys, wrong types and
+// invalid values are reported together, each as a *Error naming the
+// key and its line (or the override's flag); the joined error wraps
+// ErrInvalid.
+func Load(path string, overrides ...Override) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	return Parse(data, path, filepath.Dir(abs), overrides...)
+}
+
+// Parse decodes and validates a configuration held in memory, with the
+// keys the overrides set replacing those of data. name is used in error
+// messages; dir is the directory relative paths are resolved against.
+func Parse(data []byte, name, dir string, overrides ...Override) (*Config, error) {
+	if len(overrides) == 0 {
+		return parse(data, name, dir, scanKeyLines(string(data)), nil, true)
+	}
+	d, err := ReadDocument(data, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range overrides {
+		if err := d.Set(o); err != nil {
+			return nil, err
+		}
+	}
+	return d.Config(name, dir)
+}
+
+// parse decodes and validates data, locating keys with keys. ruleOrder
+// lists the rule switches in the order given (nil: as data has them).
+// With fileLines, data is the file as written and the decoder's line
+// numbers are the file's; otherwise keys are located by name.
+func parse(data []byte, name, dir string, keys keyLines, ruleOrder []string, fileLines bool) (*Config, error) {
+	cfg := &Config{Path: name, Dir: dir, keys: keys}
+	md, err := toml.Decode(string(data), cfg)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			if !fileLines { // a value set by a flag, such as a bad duration
+				return nil, fmt.Errorf("%w: %w", ErrInvalid, cfg.errUnindexed(strings.Split(pe.LastKey, "."), errors.New(pe.Message)))
+			}
+			return nil, fmt.Errorf("%w: %w", ErrInvalid, &Error{Path: name, Line: pe.Position.Line, Key: pe.LastKey, Err: errors.New(pe.Message)})
+		}
+		if m := decodeErrRE.FindStringSubmatch(err.Error()); m != nil {
+			e := cfg.errUnindexed(strings.Split(m[2], "."), errors.New(plainTypeError(m[3])))
+			if line, _ := strconv.Atoi(m[1]); fileLines {
+				e.Line = line
+			}
+			return nil, fmt.Errorf("%w: %w", ErrInvalid, e)
+		}
+		return nil, fmt.Errorf("%w: %s: %w", ErrInvalid, name, err)
+	}
+	cfg.ruleOrder = ruleOrder
+	if ruleOrder == nil {
+		cfg.ruleOrder = ruleKeys(md)
+	}
+	var errs []error
+	for _, k := range md.Undecoded() {
+		if freeForm(k) {
+			continue
+		}
+		errs = append(errs, cfg.errUnindexed(k, errors.New("unknown key")))
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err == nil {
+		errs = append(errs, cfg.checkDurations(raw)...)
+	}
+	errs = append(errs, cfg.validate(md)...)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%w:\n%w", ErrInvalid, errors.Join(errs...))
+	}
+	return cfg, nil
+}
+
+// decodeErrRE matches the decoder's type errors, which carry the line and
+// key only in their text: `toml: line 4 (last key "format.rounds"): ...`.
+var decodeErrRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
+// Type errors as the decoder words them; plainTypeError rewords them
+// without the names of Go types.
+var (
+	mismatchRE     = regexp.MustCompile(`^type mismatch for [\w.*\[\]]+: expected (\w+) but found (\w+)$`)
+	incompatibleRE = regexp.MustCompile(`^incompatible types: TOML value has type (\w+); destination has type (\w+)$`)
+)
+
+func plainTypeError(msg string) string {
+	if m := mismatchRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("wrong type: want a %s, got a %s", m[1], m[2])
+	}
+	if m := incompatibleRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("wrong type: want %s, got %s", m[2], m[1])
+	}
+	return msg
+}
+
+// durationKeys are the keys of a time table; only an increment may be zero.
+var durationKeys = []struct {
+	key    string
+	zeroOK bool
+}{{"move", false}, {"base", false}, {"increment", true}, {"margin", false}}
+
+// checkDurations refuses time values the decoder would take silently: an
+// integer (which it reads as nanoseconds) or another non-string, and a
+// zero where zero means nothing (a zero move time, base time, margin or
+// handshake timeout). raw is the document decoded without a schema.
+func (c *Config) checkDurations(raw map[string]any) []error {
+	var errs []error
+	c.badTimes = map[string]bool{}
+	check := func(path []string, v any, zeroOK bool) {
+		var err error
+		str, ok := v.(string)
+		if !ok {
+			err = fmt.Errorf("want a duration such as \"500ms\" or \"2s\", got %s", valueWords(v))
+		} else if d, perr := time.ParseDuration(str); perr == nil && d == 0 && !zeroOK {
+			err = fmt.Errorf("%q: must be more than zero", str)
+		}
+		if err != nil {
+			errs = append(errs, c.KeyError(path, err))
+			c.badTimes[displayKey(path[:len(path)-1])] = true
+		}
+	}
+	table := func(path []string, t any) {
+		m, ok := t.(map[string]any)
+		if !ok {
+			return
+		}
+		for _, k := range durationKeys {
+			if v, ok := m[k.key]; ok {
+				check(append(slices.Clone(path), k.key), v, k.zeroOK)
+			}
+		}
+	}
+	table([]string{"time"}, raw["time"])
+	bots, _ := raw["bots"].([]map[string]any)
+	for i, b := range bots {
+		table([]string{"bots", strconv.Itoa(i), "time"}, b["time"])
+		if v, ok := b["handshake_timeout"]; ok {
+			check([]string{"bots", strconv.Itoa(i), "handshake_timeout"}, v, false)
+		}
+	}
+	return errs
+}
+
+// valueWords describes a decoded TOML value for an error message.
+func valueWords(v any) string {
+	switch v := v.(type) {
+	case int64:
+		return fmt.Sprintf("the integer %d (write a unit: \"%dms\", \"%ds\")", v, v, v)
+	case float64:
+		return fmt.Sprintf("the number %v", v)
+	case bool:
+		return fmt.Sprintf("the boolean %v", v)
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// freeForm reports whether an undecoded key lies in a table whose keys are
+// free (rule switches and bot options are decoded into interface values,
+// which the decoder does not mark as decoded).
+func freeForm(k toml.Key) bool {
+	return len(k) >= 3 && (k[0] == "game" && k[1] == "rules" || k[0] == "bots" && k[1] == "options")
+}
+
+// KeyError builds an error for the key at path (indexed, see keyLines). A
+// flag that set exactly that key names it: the key is left out.
+func (c *Config) KeyError(path []string, err error) error {
+	line, flag, exact := c.keys.where(path, true)
+	key := displayKey(path)
+	if exact {
+		key = ""
+	}
+	return &Error{Path: c.Path, Line: line, Key: key, Flag: flag, Err: err}
+}
+
+// errUnindexed builds an error for a key as the decoder names it, without
+// array indices: an unknown key or a value of the wrong type.
+func (c *Config) errUnindexed(key []string, err error) *Error {
+	line, flag, _ := c.keys.where(key, false)
+	return &Error{Path: c.Path, Line: line, Key: strings.Join(key, "."), Flag: flag, Err: err}
+}
+
+// whereKey describes where the key at path was given: "line 12" or
+// "--bot name=a".
+func (c *Config) whereKey(path []string) string {
+	line, flag, _ := c.keys.where(path, true)
+	if flag != "" {
+		return flag
+	}
+	return fmt.Sprintf("line %d", line)
+}
+
+// displayKey renders an indexed path as bots[2].command.
+func displayKey(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil && i > 0 {
+			fmt.Fprintf(&b, "[%s]", p)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+var botNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+
+// validate checks values, applies defaults and builds the rules.
+func (c *Config) validate(md toml.MetaData) []error {
+	var errs []error
+	add := func(path []string, format string, args ...any) {
+		errs = append(errs, c.KeyError(path, fmt.Errorf(format, args...)))
+	}
+	if c.Name == "" {
+		base := filepath.Base(c.Path)
+		c.Name = strings.TrimSuffix(base, filepath.Ext(base))
+		if c.Name == "" || c.Name == "." {
+			c.Name = "tournament"
+		}
+	}
+	if c.Output == "" {
+		c.Output = filepath.Join(DefaultOutputRoot, SafeFileName(c.Name))
+	}
+	// A count left out takes its default; one given must be at least 1.
+	if md.IsDefined("concurrency") && c.Concurrency < 1 {
+		add([]string{"concurrency"}, "must be at least 1, got %d", c.Concurrency)
+	}
+	if c.Concurrency > MaxConcurrency {
+		add([]string{"concurrency"}, "must be at most %d, got %d", MaxConcurrency, c.Concurrency)
+	}
+	if c.Concurrency == 0 {
+		// The CPUs this process may use: a container's limit or a batch
+		// job's allocation, not the machine's.
+		c.Concurrency = min(runtime.GOMAXPROCS(0), MaxConcurrency)
+	}
+
+	errs = append(errs, c.validateRules()...)
+
+	// A person plays one game at a time.
+	if i := slices.IndexFunc(c.Bots, func(b BotConfig) bool { return soloBuiltin(b.Builtin) }); i >= 0 && c.Concurrency != 1 {
+		if md.IsDefined("concurrency") {
+			add([]string{"concurrency"}, "a person (builtin = %q) plays one game at a time: set it to 1", c.Bots[i].Builtin)
+		}
+		c.Concurrency = 1
+	}
+
+	if c.SPRT != nil {
+		if err := c.SPRT.Params().Validate(); err != nil {
+			add([]string{"sprt"}, "%v", err)
+		}
+		if len(c.Bots) != 2 {
+			add([]string{"sprt"}, "a sequential test needs a match of exactly two bots, not %d", len(c.Bots))
+		}
+	}
+
+	switch c.Format.Kind {
+	case "":
+		c.Format.Kind = schedule.RoundRobin
+	case schedule.RoundRobin, schedule.Gauntlet:
+	default:
+		add([]string{"format", "kind"}, "unknown format %q (want %q or %q)", c.Format.Kind, schedule.RoundRobin, schedule.Gauntlet)
+	}
+	if md.IsDefined("format", "rounds") && c.Format.Rounds < 1 {
+		add([]string{"format", "rounds"}, "must be at least 1, got %d", c.Format.Rounds)
+	}
+	if c.Format.Rounds > schedule.MaxGames/2 {
+		add([]string{"format", "rounds"}, "%d rounds of at least 2 games each is more than the %d games a tournament may have", c.Format.Rounds, schedule.MaxGames)
+	}
+	if c.Format.Rounds == 0 {
+		c.Format.Rounds = DefaultRounds
+	}
+
+	errs = append(errs, c.validateOpenings()...)
+
+	if err := c.Time.validate(true); err != nil {
+		add([]string{"time"}, "%v", err)
+	}
+
+	errs = append(errs, c.validateBots()...)
+
+	if c.Format.Kind == schedule.Gauntlet {
+		if len(c.Format.Players) == 0 {
+			add([]string{"format", "players"}, "a gauntlet needs at least one player")
+		}
+		seen := map[string]bool{}
+		for _, p := range c.Format.Players {
+			if !slices.ContainsFunc(c.Bots, func(b BotConfig) bool { return b.Name == p }) {
+				add([]string{"format", "players"}, "no bot is named %q", p)
+			}
+			if seen[p] {
+				add([]string{"format", "players"}, "%q is listed twice", p)
+			}
+			seen[p] = true
+		}
+		if len(c.Format.Players) >= len(c.Bots) && len(c.Bots) > 0 {
+			add([]string{"format", "players"}, "a gauntlet needs at least one bot that is not a player")
+		}
+	} else if len(c.Format.Players) > 0 {
+		add([]string{"format", "players"}, "only a %q format takes players", schedule.Gauntlet)
+	}
+	return errs
+}
+
+func (c *Config) validateRules() []error {
+	var errs []error
+	if c.Game.Name == "" {
+		return []error{c.KeyError([]string{"game", "name"}, fmt.Errorf("missing (want %s)", strings.Join(games.Names(), " or ")))}
+	}
+	// Keep the overrides in the order they were given.
+	for _, k := range c.ruleOrder {
+		v, err := settingValue(c.Game.Rules[k])
+		if err != nil {
+			errs = append(errs, c.KeyError([]string{"game", "rules", k}, err))
+			continue
+		}
+		c.Game.overrides = append(c.Game.overrides, game.Setting{Key: k, Value: v})
+	}
+	adj := []struct {
+		key, name string
+		v         int
+	}{
+		{"max_plies", "max_plies", c.Adjudication.MaxPlies},
+		{"repetition", "repetition", c.Adjudication.Repetition},
+		{"quiet_moves", "quiet_moves", c.Adjudication.QuietMoves},
+	}
+	errs = append(errs, c.validateAgreement()...)
+	var adjOverrides []game.Setting
+	for _, a := range adj {
+		switch {
+		case a.v == 0:
+			continue
+		case c.Game.Name != "checkers":
+			errs = append(errs, c.KeyError([]string{"adjudication", a.key}, fmt.Errorf("applies to checkers only")))
+			continue
+		case a.v < 0:
+			adjOverrides = append(adjOverrides, game.Setting{Key: a.name, Value: "0"})
+		default:
+			adjOverrides = append(adjOverrides, game.Setting{Key: a.name, Value: strconv.Itoa(a.v)})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	rules, err := games.New(c.Game.Name, c.Game.Preset, c.Game.overrides)
+	if err != nil {
+		key := []string{"game"}
+		_, presetErr := games.New(c.Game.Name, c.Game.Preset, nil)
+		switch {
+		case !slices.Contains(games.Names(), c.Game.Name):
+			key = []string{"game", "name"}
+		case presetErr != nil:
+			key = []string{"game", "preset"}
+		case len(c.Game.overrides) > 0:
+			key = []string{"game", "rules"}
+			// Name the first switch the rules refuse.
+			for i, o := range c.Game.overrides {
+				if _, err := games.New(c.Game.Name, c.Game.Preset, c.Game.overrides[:i+1]); err != nil {
+					key = append(key, o.Key)
+					break
+				}
+			}
+		}
+		return []error{c.KeyError(key, err)}
+	}
+	if len(adjOverrides) > 0 {
+		all := append(slices.Clone(c.Game.overrides), adjOverrides...)
+		if rules, err = games.New(c.Game.Name, c.Game.Preset, all); err != nil {
+			return []error{c.KeyError([]string{"adjudication"}, err)}
+		}
+		c.Game.overrides = all
+	}
+	if cr, ok := rules.(*checkers.Rules); ok && cr.Repetition() == 0 && cr.QuietMoves() == 0 && cr.MaxPlies() == 0 {
+		return []error{c.KeyError([]string{"adjudication"}, errors.New("repetition, quiet_moves and max_plies are all off: a game could go on forever; keep at least one"))}
+	}
+	c.Rules = rules
+	return nil
+}
+
+// validateAgreement checks the adjudication rules by agreement.
+func (c *Config) validateAgreement() []error {
+	var errs []error
+	add := func(key, format string, args ...any) {
+		errs = append(errs, c.KeyError([]string{"adjudication", key}, fmt.Errorf(format, args...)))
+	}
+	a := &c.Adjudication
+	if a.Resign != nil {
+		switch {
+		case c.Game.Name != "checkers":
+			add("resign", "applies to checkers only")
+		case a.Resign.Score <= 0:
+			add("resign", "score must be more than 0 (the winner's score and minus the loser's, in the bots' unit), got %d", a.Resign.Score)
+		case a.Resign.Moves < 1:
+			add("resign", "moves must be at least 1 (the moves of each bot that must agree), got %d", a.Resign.Moves)
+		}
+	}
+	if a.Draw != nil {
+		switch {
+		case c.Game.Name != "checkers":
+			add("draw", "applies to checkers only")
+		case a.Draw.Score < 0:
+			add("draw", "score must not be negative, got %d", a.Draw.Score)
+		case a.Draw.Moves < 1:
+			add("draw", "moves must be at least 1 (the moves of each bot that must agree), got %d", a.Draw.Moves)
+		case a.Draw.AfterPly < 0:
+			add("draw", "after_ply must not be negative, got %d", a.Draw.AfterPly)
+		}
+	}
+	return errs
+}
+
+// settingValue renders a TOML scalar as a rule switch or option value.
+func settingValue(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case bool:
+		return strconv.FormatBool(v), nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), nil
+	}
+	return "", fmt.Errorf("want a string, boolean or number, got %T", v)
+}
+
+func (c *Config) validateOpenings() []error {
+	var errs []error
+	o := &c.Openings
+	add := func(key, format string, args ...any) {
+		errs = append(errs, c.KeyError([]string{"openings", key}, fmt.Errorf(format, args...)))
+	}
+	switch o.Deck {
+	case "", openings.DeckACF, openings.DeckCTD, openings.DeckAll:
+	default:
+		add("deck", "unknown deck %q (want %q, %q or %q)", o.Deck, openings.DeckACF, openings.DeckCTD, openings.DeckAll)
+	}
+	if o.Plies < 0 {
+		add("plies", "must not be negative, got %d", o.Plies)
+	}
+	if o.Count < 0 {
+		add("count", "must not be negative, got %d", o.Count)
+	}
+	if o.Count > openings.Max {
+		add("count", "%d openings is more than the %d a tournament takes", o.Count, openings.Max)
+	}
+	if o.Limit < 0 {
+		add("limit", "must not be negative, got %d", o.Limit)
+	}
+	if o.File != "" && o.Plies > 0 {
+		add("plies", "random openings and an opening file exclude each other")
+	}
+	if o.Count > 0 && o.Plies == 0 {
+		add("count", "counts random openings: set plies too")
+	}
+	if o.Plies > 0 && o.Deck != "" {
+		add("deck", "selects ballots, not random openings")
+	}
+	if o.Deck != "" && o.File == "" && c.Game.Name != "checkers" {
+		add("deck", "selects ACF ballots, which are checkers openings (give an opening file for %s)", c.Game.Name)
+	}
+	if o.Plies > 0 && o.Count == 0 {
+		o.Count = DefaultRandomCount
+	}
+	if o.File != "" && !filepath.IsAbs(o.File) {
+		o.File = filepath.Join(c.Dir, o.File)
+	}
+	return errs
+}
+
+func (tc *TimeControl) validate(top bool) error {
+	switch {
+	case tc.Move < 0 || tc.Base < 0 || tc.Increment < 0 || tc.Margin < 0:
+		return errors.New("times must not be negative")
+	case tc.Move > 0 && (tc.Base > 0 || tc.Increment > 0 || tc.Moves > 0):
+		return errors.New("give either move (fixed time per move) or base (a clock), not both")
+	case tc.Base == 0 && tc.Increment > 0:
+		return errors.New("an increment needs a base time")
+	case tc.Moves < 0:
+		return errors.New("moves (per period) must not be negative")
+	case tc.Base == 0 && tc.Moves > 0:
+		return errors.New("moves per period need a base time: the time of each period")
+	case tc.Nodes < 0 || tc.Depth < 0:
+		return errors.New("nodes and depth must not be negative")
+	case !top && (tc.Nodes != 0 || tc.Depth != 0):
+		return errors.New("a bot's search limits are the bot's own keys nodes and depth, not part of its time table")
+	}
+	if top && tc.Move == 0 && tc.Base == 0 {
+		tc.Move = DefaultMoveTime
+	}
+	if top && tc.Margin == 0 {
+		tc.Margin = DefaultMargin
+	}
+	return nil
+}
+
+func (c *Config) validateBots() []error {
+	var errs []error
+	if len(c.Bots) < 2 {
+		errs = append(errs, c.KeyError([]string{"bots"}, fmt.Errorf("a tournament needs at least two bots, got %d", len(c.Bots))))
+	}
+	first := map[string]int{}
+	for i := range c.Bots {
+		b := &c.Bots[i]
+		path := func(k ...string) []string { return append([]string{"bots", strconv.Itoa(i)}, k...) }
+		add := func(p []string, format string, args ...any) {
+			errs = append(errs, c.KeyError(p, fmt.Errorf(format, args...)))
+		}
+		switch j, dup := first[b.Name]; {
+		case b.Name == "":
+			add(path("name"), "missing")
+		case !botNameRE.MatchString(b.Name):
+			add(path("name"), "%q: use letters, digits and . _ + - (starting with a letter or digit)", b.Name)
+		case dup:
+			add(path("name"), "duplicate bot name %q (first used on %s)", b.Name, c.whereKey([]string{"bots", strconv.Itoa(j), "name"}))
+		default:
+			first[b.Name] = i
+		}
+		switch {
+		case b.Builtin != "" && b.Command != "":
+			add(path("command"), "give either builtin or command, not both")
+		case b.Builtin == "" && b.Command == "":
+			add(path(), "bot %q needs a command or a builtin", b.Name)
+		case b.Builtin != "" && !slices.Contains(builtinNames(), b.Builtin):
+			add(path("builtin"), "unknown built-in bot %q (want %s)", b.Builtin, strings.Join(builtinNames(), ", "))
+		case b.Command != "":
+			resolved, err := resolveCommand(b.Command, c.Dir)
+			if err != nil {
+				add(path("command"), "%v", err)
+			} else {
+				b.Command = resolved
+			}
+		}
+		if b.Dir != "" {
+			if !filepath.IsAbs(b.Dir) {
+				b.Dir = filepath.Join(c.Dir, b.Dir)
+			}
+			if fi, err := os.Stat(b.Dir); err != nil || !fi.IsDir() {
+				add(path("dir"), "%q is not a directory", b.Dir)
+			}
+		}
+		// In key order: errors come out in a stable order.
+		for _, k := range slices.Sorted(maps.Keys(b.Env)) {
+			if k == "" || strings.ContainsAny(k, "=\x00") {
+				add(path("env"), "bad variable name %q", k)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(b.Options)) {
+			if _, err := settingValue(b.Options[k]); err != nil {
+				add(path("options", k), "%v", err)
+			}
+		}
+		if b.Time != nil {
+			if err := b.Time.validate(false); err != nil {
+				add(path("time"), "%v", err)
+			}
+			if b.Time.Move == 0 && b.Time.Base == 0 && !c.badTimes[displayKey(path("time"))] {
+				add(path("time"), "give move or base (the margin alone is inherited)")
+			}
+		}
+		if b.HandshakeTimeout < 0 {
+			add(path("handshake_timeout"), "must not be negative")
+		}
+		if b.Nodes < 0 {
+			add(path("nodes"), "must not be negative")
+		}
+		if b.Depth < 0 {
+			add(path("depth"), "must not be negative")
+		}
+	}
+	return errs
+}
+
+// resolveCommand finds a bot executable: a path with a separator is taken
+// relative to dir, a bare name is looked up in PATH.
+func resolveCommand(cmd, dir string) (string, error) {
+	if !strings.ContainsRune(cmd, os.PathSeparator) && !strings.ContainsRune(cmd, '/') {
+		p, err := exec.LookPath(cmd)
+		if err != nil {
+			return "", fmt.Errorf("executable %q not found in PATH", cmd)
+		}
+		return p, nil
+	}
+	p := cmd
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("executable %q not found", p)
+	case fi.IsDir():
+		return "", fmt.Errorf("%q is a directory, not an executable", p)
+	case fi.Mode()&0o111 == 0:
+		return "", fmt.Errorf("%q is not executable", p)
+	}
+	return p, nil
+}
+
+// BotTime returns the time control that applies to the named bot, with
+// the search limits that apply to it: its own nodes and depth, or the
+// tournament's.
+func (c *Config) BotTime(name string) TimeControl {
+	tc := c.Time
+	for _, b := range c.Bots {
+		if b.Name != name {
+			continue
+		}
+		if b.Time != nil {
+			tc = *b.Time
+			if tc.Margin == 0 {
+				tc.Margin = c.Time.Margin
+			}
+			tc.Nodes, tc.Depth = c.Time.Nodes, c.Time.Depth
+		}
+		if b.Nodes > 0 {
+			tc.Nodes = b.Nodes
+		}
+		if b.Depth > 0 {
+			tc.Depth = b.Depth
+		}
+		break
+	}
+	return tc
+}
+
+// EnableTranscripts turns on the protocol transcript (BotConfig.Transcript)
+// of the named bots, or of every bot for the name "all". An unknown name is
+// an error that lists the bots.
+func (c *Config) EnableTranscripts(names []string) error {
+	for _, name := range names {
+		found := false
+		for i := range c.Bots {
+			if name == "all" || c.Bots[i].Name == name {
+				c.Bots[i].Transcript, found = true, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("no bot is named %q (the bots: %s)", name, strings.Join(c.BotNames(), ", "))
+		}
+	}
+	return nil
+}
+
+// BotNames returns the bot names in configuration order.
+func (c *Config) BotNames() []string {
+	names := make([]string, len(c.Bots))
+	for i, b := range c.Bots {
+		names[i] = b.Name
+	}
+	return names
+}
+
+// Overrides returns the rule switches the configuration sets on top of its
+// preset (including adjudication), in order.
+func (c *Config) Overrides() []game.Setting { return slices.Clone(c.Game.overrides) }
+
+// OptionValues renders a bot's protocol options as strings.
+func (b *BotConfig) OptionValues() map[string]string {
+	if len(b.Options) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(b.Options))
+	for k, v := range b.Options {
+		s, _ := settingValue(v) // validated by Load
+		out[k] = s
+	}
+	return out
+}
+
+// Environ renders a bot's environment as sorted KEY=VALUE entries.
+func (b *BotConfig) Environ() []string {
+	out := make([]string, 0, len(b.Env))
+	for k, v := range b.Env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
+
+// SafeFileName turns a name (a tournament's, a bot's) into something
+// safe as a file name.
+func SafeFileName(s string) string {
+	s = unsafeFileChars.ReplaceAllString(s, "_")
+	s = strings.Trim(s, "._")
+	if s == "" {
+		return "tournament"
+	}
+	return s
+}

@@ -1,0 +1,73 @@
+package config
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/openings"
+)
+
+// LoadOpenings returns the openings a configuration selects, each checked
+// to be legal under cfg.Rules and to leave the game unfinished. An opening
+// file is read only as far as needed: up to openings.limit openings, and
+// never more than MaxOpenings openings or MaxOpeningsFileSize bytes. It
+// stops early with ctx's error when ctx is canceled.
+func LoadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) {
+	list, err := loadOpenings(ctx, cfg)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return list, err
+}
+
+func loadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) {
+	o := cfg.Openings
+	var (
+		list []openings.Opening
+		err  error
+	)
+	switch {
+	case o.File != "":
+		if list, err = openings.ReadFile(ctx, o.File, o.Deck, o.Limit); err != nil {
+			return nil, cfg.KeyError([]string{"openings", "file"}, fmt.Errorf("%s: %w", o.File, err))
+		}
+	case o.Plies > 0:
+		list, err = openings.Random(ctx, cfg.Rules, uint64(cfg.Seed), o.Plies, o.Count)
+		if err != nil {
+			return nil, cfg.KeyError([]string{"openings", "count"}, err)
+		}
+	case ballots(cfg.Rules) != nil:
+		if list, err = openings.ParseBallots(ballots(cfg.Rules).Ballots(), o.Deck); err != nil {
+			return nil, cfg.KeyError([]string{"openings"}, err)
+		}
+	default:
+		if o.Deck != "" {
+			return nil, cfg.KeyError([]string{"openings", "deck"}, fmt.Errorf("%w: ballots are checkers openings", openings.ErrInvalid))
+		}
+		list = []openings.Opening{{Name: "start position", Moves: []string{}}}
+	}
+	if o.Limit > 0 && o.Limit < len(list) {
+		list = list[:o.Limit]
+	}
+	for i := range list {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err := openings.Canonicalize(cfg.Rules, &list[i]); err != nil {
+			key := "file"
+			if o.File == "" {
+				key = "deck"
+			}
+			return nil, cfg.KeyError([]string{"openings", key}, fmt.Errorf("opening %d (%s): %w", i+1, list[i], err))
+		}
+	}
+	return list, nil
+}
+
+// ballots returns the table of standard openings of rules, nil when it
+// has none.
+func ballots(rules game.Rules) game.Ballots {
+	b, _ := rules.(game.Ballots)
+	return b
+}

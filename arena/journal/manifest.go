@@ -1,0 +1,218 @@
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arena-games/arena/arena/openings"
+	"github.com/arena-games/arena/arena/schedule"
+
+	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/rating"
+)
+
+// ManifestFile is the manifest's file name in a tournament's output
+// directory.
+const ManifestFile = "manifest.json"
+
+// ErrScheduleChanged means an output directory holds a tournament whose
+// schedule differs from the configuration's.
+var ErrScheduleChanged = errors.New("the configuration changes the schedule of the tournament in the output directory")
+
+// ErrOtherShard means an output directory holds another slice of the
+// tournament (or the whole of it, or a slice where the whole was asked for).
+var ErrOtherShard = errors.New("the output directory holds another slice of the tournament")
+
+// ManifestVersion is the version of the manifests NewManifest writes.
+// Version 1 had no shard and a fingerprint over every game (still read and
+// resumed); version 2 records the shard and fingerprints the schedule's
+// parameters.
+const ManifestVersion = 2
+
+// Manifest describes the tournament an output directory holds. It is
+// written when the tournament starts; a later run resumes the tournament
+// only if its schedule has the same fingerprint and the run asks for the
+// same slice.
+type Manifest struct {
+	Version     int       `json:"version"`
+	Name        string    `json:"name"`
+	Config      string    `json:"config,omitempty"` // the configuration file it was started from
+	Created     time.Time `json:"created"`
+	Fingerprint string    `json:"fingerprint"` // of the whole schedule, also in a slice's directory
+	// Shard is the slice of the schedule the directory holds; nil for
+	// the whole tournament.
+	Shard    *schedule.Shard    `json:"shard,omitempty"`
+	Games    int                `json:"games"` // scheduled games: the slice's when Shard is set
+	Game     string             `json:"game"`
+	Preset   string             `json:"preset"`
+	Rules    []game.Setting     `json:"rules"`
+	Format   string             `json:"format"`
+	Rounds   int                `json:"rounds"`
+	Bots     []string           `json:"bots"`
+	Players  []string           `json:"players,omitempty"`
+	Openings []openings.Opening `json:"openings"`
+	// SPRT is the sequential test that may stop the match early, nil
+	// without one. It is not part of the schedule: a run with another
+	// test updates it.
+	SPRT *rating.SPRTParams `json:"sprt,omitempty"`
+	// Setups records how each bot was started when the tournament
+	// began, for the reports; a resumed tournament may have started its
+	// bots differently. It is not part of the schedule.
+	Setups []BotSetup `json:"setups,omitempty"`
+}
+
+// BotSetup is how a bot was started: its built-in name or command, its
+// arguments and protocol options, its time control and the search limits
+// the arena sends it (0 when none).
+type BotSetup struct {
+	Name    string         `json:"name"`
+	Builtin string         `json:"builtin,omitempty"`
+	Command string         `json:"command,omitempty"`
+	Args    []string       `json:"args,omitempty"`
+	Options map[string]any `json:"options,omitempty"`
+	Time    string         `json:"time"`
+	Nodes   int64          `json:"nodes,omitempty"`
+	Depth   int            `json:"depth,omitempty"`
+}
+
+// ReadManifest reads the manifest of an output directory. The error wraps
+// os.ErrNotExist when there is none.
+func ReadManifest(dir string) (*Manifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("read manifest %s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	switch {
+	case m.Version > ManifestVersion:
+		return nil, fmt.Errorf("read manifest %s: version %d is from a newer arena (this one reads up to %d)", filepath.Join(dir, ManifestFile), m.Version, ManifestVersion)
+	case m.Shard != nil:
+		if err := m.Shard.Validate(); err != nil {
+			return nil, fmt.Errorf("read manifest %s: %w", filepath.Join(dir, ManifestFile), err)
+		}
+	}
+	return &m, nil
+}
+
+// Write stores the manifest in dir atomically.
+func (m *Manifest) Write(dir string) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	path := filepath.Join(dir, ManifestFile)
+	tmp := path + ".tmp"
+	if err := writeFileSync(tmp, append(data, '\n')); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	return syncDir(dir)
+}
+
+// Compatible returns nil if other (the configuration's manifest) describes
+// the same schedule and slice as m (the stored one). Otherwise it returns an
+// error wrapping ErrScheduleChanged that names what differs, or, for the
+// same schedule, one wrapping ErrOtherShard.
+func (m *Manifest) Compatible(other *Manifest) error {
+	if m.Fingerprint == other.Fingerprint {
+		return m.sameShard(other)
+	}
+	diff := func(what string, was, now any) error {
+		return fmt.Errorf("%w: %s was %v, the configuration says %v", ErrScheduleChanged, what, was, now)
+	}
+	switch {
+	case m.Game != other.Game:
+		return diff("the game", m.Game, other.Game)
+	case m.Preset != other.Preset:
+		return diff("the rules preset", m.Preset, other.Preset)
+	case !slices.Equal(m.Rules, other.Rules):
+		return diff("the rule set", RulesText(m.Rules), RulesText(other.Rules))
+	case m.Format != other.Format:
+		return diff("the format", m.Format, other.Format)
+	case m.Rounds != other.Rounds:
+		return diff("the number of rounds", m.Rounds, other.Rounds)
+	case !slices.Equal(m.Bots, other.Bots):
+		return diff("the list of bots", strings.Join(m.Bots, ", "), strings.Join(other.Bots, ", "))
+	case !slices.Equal(m.Players, other.Players):
+		return diff("the list of gauntlet players", strings.Join(m.Players, ", "), strings.Join(other.Players, ", "))
+	case len(m.Openings) != len(other.Openings):
+		return diff("the number of openings", len(m.Openings), len(other.Openings))
+	}
+	for i := range m.Openings {
+		if m.Openings[i].Name != other.Openings[i].Name || !slices.Equal(m.Openings[i].Moves, other.Openings[i].Moves) {
+			return diff(fmt.Sprintf("opening %d", i+1), m.Openings[i], other.Openings[i])
+		}
+	}
+	return fmt.Errorf("%w: the schedule fingerprint was %.12s, the configuration gives %.12s", ErrScheduleChanged, m.Fingerprint, other.Fingerprint)
+}
+
+// sameShard returns nil if m and other hold the same slice (or both the
+// whole tournament), otherwise an error wrapping ErrOtherShard.
+func (m *Manifest) sameShard(other *Manifest) error {
+	switch {
+	case m.Shard == nil && other.Shard == nil:
+		return nil
+	case m.Shard == nil:
+		return fmt.Errorf("%w: it holds the whole tournament, not slice %s", ErrOtherShard, other.Shard)
+	case other.Shard == nil:
+		return fmt.Errorf("%w: it holds slice %s, not the whole tournament (resume it with --shard %s)", ErrOtherShard, m.Shard, m.Shard)
+	case *m.Shard != *other.Shard:
+		return fmt.Errorf("%w: it holds slice %s, not slice %s", ErrOtherShard, m.Shard, other.Shard)
+	}
+	return nil
+}
+
+func writeFileSync(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Schedule lays out again the schedule the manifest describes and checks
+// it against the manifest's fingerprint. A version 1 manifest's fingerprint
+// covers every game; checking it stops early with ctx's error.
+func (m *Manifest) Schedule(ctx context.Context) (*schedule.Schedule, error) {
+	s, err := schedule.New(m.Format, m.Rounds, m.Bots, m.Players, m.Openings)
+	if err != nil {
+		return nil, fmt.Errorf("manifest of %q: %w", m.Name, err)
+	}
+	fp, err := m.fingerprintOf(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if fp != m.Fingerprint {
+		return nil, fmt.Errorf("manifest of %q: %w: its schedule does not give its fingerprint %.12s", m.Name, ErrScheduleChanged, m.Fingerprint)
+	}
+	return s, nil
+}
+
+// fingerprintOf returns the fingerprint of s under m's rules, in the
+// version m is written in.
+func (m *Manifest) fingerprintOf(ctx context.Context, s *schedule.Schedule) (string, error) {
+	if m.Version < 2 {
+		return s.FingerprintV1(ctx, m.Game, m.Preset, m.Rules)
+	}
+	return s.FingerprintV2(m.Game, m.Preset, m.Rules), nil
+}

@@ -1,0 +1,381 @@
+package openings
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/arena-games/arena/arena/game"
+)
+
+// Opening is a fixed sequence of plies from the start position that a game
+// begins with. Moves are in the game's canonical notation.
+type Opening struct {
+	Name  string   `json:"name,omitempty"`
+	Moves []string `json:"moves"`
+}
+
+// String returns the opening's name, or its moves when it has none.
+func (o Opening) String() string {
+	if o.Name != "" {
+		return o.Name
+	}
+	if len(o.Moves) == 0 {
+		return "start position"
+	}
+	return strings.Join(o.Moves, " ")
+}
+
+// ErrInvalid is wrapped by errors about opening files and decks.
+var ErrInvalid = errors.New("bad openings")
+
+// Opening decks of the ACF 3-move ballot file.
+const (
+	DeckACF = "acf" // the official 156 ballots: crossboard and mailplay, barred ones excluded
+	DeckCTD = "ctd" // the 50 ballots of the "computer tough deck"
+	DeckAll = "all" // all 174 ballots, barred ones included
+)
+
+// ballotHeader starts the header line of an ACF ballot table.
+const ballotHeader = "acf_no\t"
+
+// Max is the most openings a tournament takes: a longer opening
+// file needs openings.limit, and openings.count may not exceed it.
+const Max = 100_000
+
+// MaxFileSize is the most an opening file may hold, in bytes;
+// reading stops there (a device or a pipe that never ends is refused).
+const MaxFileSize = 64 << 20
+
+// maxOpeningLine is the longest line an opening file may have.
+const maxOpeningLine = 1 << 20
+
+// ReadFile reads an opening file: an ACF ballot table (of which it
+// selects deck) or one opening per line. It keeps the first limit openings
+// (0: all, up to Max) and reads no further than that.
+func ReadFile(ctx context.Context, path, deck string, limit int) ([]Opening, error) {
+	f, err := openContext(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	defer f.Close()
+	// Closing the file ends a read that waits on a pipe or a terminal.
+	stop := context.AfterFunc(ctx, func() { f.Close() })
+	defer stop()
+	br := bufio.NewReader(&cappedReader{ctx: ctx, r: f, left: MaxFileSize})
+	head, _ := br.Peek(len(ballotHeader))
+	if string(head) == ballotHeader {
+		return parseBallots(br, deck, limit)
+	}
+	if deck != "" {
+		return nil, fmt.Errorf("%w: deck %q needs an ACF ballot table (a file starting with the %q header)", ErrInvalid, deck, strings.TrimSpace(ballotHeader))
+	}
+	return parseOpenings(br, limit)
+}
+
+// openContext opens a file for reading. Opening a named pipe waits for a
+// writer: a canceled ctx ends the wait (the open goes on in the background
+// and its file is closed when it returns).
+func openContext(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened) // unbuffered: a file sent is a file received
+	go func() {             // exits once the open returns
+		f, err := os.Open(path)
+		select {
+		case ch <- opened{f, err}:
+		case <-ctx.Done():
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// cappedReader reads at most left bytes from r, then fails; it also fails
+// once ctx is canceled.
+type cappedReader struct {
+	ctx  context.Context
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if c.left <= 0 {
+		return 0, fmt.Errorf("the file is larger than %d MiB", MaxFileSize>>20)
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+// scanError describes an error of a line scanner that stopped at line.
+func scanError(err error, line int) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("%w: line %d is longer than %d KiB", ErrInvalid, line, maxOpeningLine>>10)
+	}
+	return fmt.Errorf("%w: %w", ErrInvalid, err)
+}
+
+// errTooManyOpenings is the error for an opening list longer than
+// Max without a limit.
+func errTooManyOpenings() error {
+	return fmt.Errorf("%w: more than %d openings (the most a tournament takes); set openings.limit to use the first ones", ErrInvalid, Max)
+}
+
+// Canonicalize plays o's moves from the start position, rewriting
+// them in canonical notation. It fails when a move is not legal or when the
+// game is over after the opening.
+func Canonicalize(rules game.Rules, o *Opening) error {
+	st := rules.Start()
+	for i, text := range o.Moves {
+		m, err := game.PlayText(st, text)
+		if err != nil {
+			return fmt.Errorf("%w: move %d %q: %w", ErrInvalid, i+1, text, err)
+		}
+		o.Moves[i] = m.String()
+	}
+	if st.Outcome().Over() {
+		return fmt.Errorf("%w: the game is over after the opening", ErrInvalid)
+	}
+	return nil
+}
+
+// ParseBallots reads an ACF ballot table (tab-separated, with a header
+// naming at least the acf_no, moves, class and ctd columns) and returns the
+// ballots of a deck: DeckACF ("" too), DeckCTD or DeckAll. A table of more
+// than Max ballots in the deck is refused.
+func ParseBallots(r io.Reader, deck string) ([]Opening, error) {
+	return parseBallots(r, deck, 0)
+}
+
+// parseBallots is ParseBallots keeping the first limit ballots (0: all, up
+// to Max) and reading no further.
+func parseBallots(r io.Reader, deck string, limit int) ([]Opening, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxOpeningLine)
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, scanError(err, 1)
+		}
+		return nil, fmt.Errorf("%w: empty ballot table", ErrInvalid)
+	}
+	col := map[string]int{}
+	for i, h := range strings.Split(strings.TrimRight(sc.Text(), "\r"), "\t") {
+		col[strings.TrimSpace(h)] = i
+	}
+	for _, need := range []string{"acf_no", "moves", "class", "ctd"} {
+		if _, ok := col[need]; !ok {
+			return nil, fmt.Errorf("%w: ballot table: no %q column in the header", ErrInvalid, need)
+		}
+	}
+	switch deck {
+	case "", DeckACF, DeckCTD, DeckAll:
+	default:
+		return nil, fmt.Errorf("%w: unknown deck %q", ErrInvalid, deck)
+	}
+	field := func(f []string, name string) string {
+		if i, ok := col[name]; ok && i < len(f) {
+			return strings.TrimSpace(f[i])
+		}
+		return ""
+	}
+	var out []Opening
+	line := 2
+	for ; (limit == 0 || len(out) < limit) && sc.Scan(); line++ {
+		text := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		no, moves, class := field(f, "acf_no"), field(f, "moves"), field(f, "class")
+		if no == "" || moves == "" || class == "" {
+			return nil, fmt.Errorf("%w: ballot table line %d: missing acf_no, moves or class", ErrInvalid, line)
+		}
+		barred := class == "barred"
+		ctd := strings.EqualFold(field(f, "ctd"), "ctd")
+		switch {
+		case deck == DeckCTD && !ctd:
+			continue
+		case (deck == "" || deck == DeckACF) && barred:
+			continue
+		}
+		if len(out) == Max {
+			return nil, errTooManyOpenings()
+		}
+		name := "ACF " + no
+		if n := field(f, "name"); n != "" {
+			name += " " + n
+		}
+		out = append(out, Opening{Name: name, Moves: strings.Fields(moves)})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, scanError(err, line)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: ballot table: no ballots in deck %q", ErrInvalid, deck)
+	}
+	return out, nil
+}
+
+// moveNumber matches PGN move numbers ("1.", "12...") in an opening line.
+var moveNumber = regexp.MustCompile(`^[0-9]+\.+$`)
+
+// Parse reads a file of opening move sequences: one opening per
+// line, moves separated by spaces, optionally followed by a tab and a
+// name. PGN move numbers ("1.") are skipped; blank lines and lines starting
+// with '#' are ignored. The moves are not checked against any rules. A file
+// of more than Max openings is refused.
+func Parse(r io.Reader) ([]Opening, error) {
+	return parseOpenings(r, 0)
+}
+
+// parseOpenings is Parse keeping the first limit openings (0: all,
+// up to Max) and reading no further.
+func parseOpenings(r io.Reader, limit int) ([]Opening, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxOpeningLine)
+	var out []Opening
+	line := 1
+	for ; (limit == 0 || len(out) < limit) && sc.Scan(); line++ {
+		text := strings.TrimRight(sc.Text(), "\r")
+		trimmed := strings.TrimSpace(text)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		movesText, name, _ := strings.Cut(text, "\t")
+		var moves []string
+		for _, tok := range strings.Fields(movesText) {
+			if moveNumber.MatchString(tok) {
+				continue
+			}
+			moves = append(moves, tok)
+		}
+		if len(moves) == 0 {
+			return nil, fmt.Errorf("%w: line %d: no moves", ErrInvalid, line)
+		}
+		if len(out) == Max {
+			return nil, errTooManyOpenings()
+		}
+		out = append(out, Opening{Name: strings.TrimSpace(name), Moves: moves})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, scanError(err, line)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no openings in the file", ErrInvalid)
+	}
+	return out, nil
+}
+
+// Random draws count distinct random legal openings of plies plies
+// from the start position. The same rules, seed, plies and count always give
+// the same openings. It refuses a count above Max or above the
+// number of distinct openings of that length, and stops early with ctx's
+// error when ctx is canceled.
+func Random(ctx context.Context, rules game.Rules, seed uint64, plies, count int) ([]Opening, error) {
+	if plies <= 0 || count <= 0 {
+		return nil, fmt.Errorf("%w: random openings need plies and count above zero", ErrInvalid)
+	}
+	if count > Max {
+		return nil, fmt.Errorf("%w: %d openings asked for, more than the %d a tournament takes", ErrInvalid, count, Max)
+	}
+	n, exact, err := countOpenings(ctx, rules, plies, count, 4*count+10_000)
+	if err != nil {
+		return nil, err
+	}
+	if exact && n < count {
+		return nil, fmt.Errorf("%w: %d openings of %d plies asked for, but only %d exist", ErrInvalid, count, plies, n)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6f70656e696e6773)) // stream: "openings"
+	seen := make(map[string]bool, count)
+	out := make([]Opening, 0, count)
+	var buf []game.Move
+	for attempts := 0; len(out) < count; attempts++ {
+		if attempts%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if attempts >= 100*count+1000 || attempts >= 10_000 && len(out) == 0 {
+			return nil, fmt.Errorf("%w: found only %d distinct openings of %d plies in %d draws (wanted %d)", ErrInvalid, len(out), plies, attempts, count)
+		}
+		st := rules.Start()
+		moves := make([]string, 0, plies)
+		ok := true
+		for range plies {
+			buf = st.LegalMoves(buf[:0])
+			if len(buf) == 0 {
+				ok = false
+				break
+			}
+			m := buf[rng.IntN(len(buf))]
+			moves = append(moves, m.String())
+			if err := st.Play(m); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+			}
+		}
+		if !ok || st.Outcome().Over() {
+			continue
+		}
+		key := strings.Join(moves, " ")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, Opening{Name: fmt.Sprintf("random %d", len(out)+1), Moves: moves})
+	}
+	return out, nil
+}
+
+// countOpenings counts the distinct openings of plies plies (move
+// sequences from the start that leave the game unfinished), stopping at
+// want. It visits at most budget positions: exact reports whether the count
+// is complete (every opening counted, or want reached).
+func countOpenings(ctx context.Context, rules game.Rules, plies, want, budget int) (n int, exact bool, err error) {
+	var walk func(st game.State, depth int) bool // false: stop
+	bufs := make([][]game.Move, plies)
+	walk = func(st game.State, depth int) bool {
+		if budget--; budget < 0 {
+			return false
+		}
+		if budget%1024 == 0 && ctx.Err() != nil {
+			err = ctx.Err()
+			return false
+		}
+		if depth == plies {
+			if !st.Outcome().Over() {
+				n++
+			}
+			return n < want
+		}
+		bufs[depth] = st.LegalMoves(bufs[depth][:0])
+		for _, m := range bufs[depth] {
+			child := st.Clone()
+			if child.Play(m) != nil || !walk(child, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	complete := walk(rules.Start(), 0)
+	return n, complete || n >= want, err
+}
