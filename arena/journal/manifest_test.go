@@ -31,4 +31,3 @@ func TestFingerprintV1(t *testing.T) {
 		t.Errorf("Schedule with a changed round count: err = %v, want ErrScheduleChanged", err)
 	}
 }
-
