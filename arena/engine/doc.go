@@ -46,9 +46,10 @@
 // not start, failed the handshake, ran out of time, crashed (exited or
 // closed its output), broke the protocol (garbage, an over-long or
 // non-UTF-8 line, a message out of place, a move nobody asked for, a flood
-// of unknown lines), or the caller canceled. Lines with unknown commands
-// are ignored, counted and noted in the log. After a failure the Engine is
-// unusable; the caller closes it and starts a new one for the next game.
+// of unknown lines), reached a limit of its Policy, or the caller canceled.
+// Lines with unknown commands are ignored, counted and noted in the log.
+// After a failure the Engine is unusable; the caller closes it and starts
+// a new one for the next game.
 //
 // Close sends quit, gives the bot a grace period, kills the whole process
 // group (children the bot spawned included) and reaps the bot. A bot that
@@ -66,22 +67,35 @@
 // call's poll; the Engine keeps that function registered while calls come
 // with the same context, and unregisters it at Close.
 //
-// On Linux, in a program that calls Supervise first thing in main, each
-// bot runs under a supervisor: the program's own executable, started in a
-// mode that launches the bot in a process group of its own, with the
-// arena's pipes as its stdin, stdout and stderr (no copy on the way), and
-// becomes the reaper of every orphaned descendant of the bot. When the
-// arena closes the bot, or dies in any way (the supervisor's parent-death
-// signal), the supervisor kills the bot's group and every process the bot
-// left behind, even one that left the group or the session with setsid,
-// reaps them and exits. The supervisor reports the bot's pid and exit
-// status to the arena on a pipe of its own, so that an Engine reports the
-// bot's exit exactly as it would for its own child. KillAll kills every
-// bot at once, for a program about to exit without closing its engines.
+// On Linux each bot is the first process of a PID namespace of its own
+// (see package sandbox), where the kernel allows it (as root, or with
+// user namespaces): when the bot ends, or is killed at Close, or the
+// arena dies in any way (the bot's parent-death signal), the kernel kills
+// every process the bot started, even one that left its process group or
+// session. No extra process is needed for that, and the arena waits for
+// the bot's exit through a pidfd in the runtime's poller, so an idle bot
+// costs the arena no thread. A Spec's Policy adds limits (memory,
+// processes, open files, file size, CPU time per game), the sandbox and
+// CPU pinning; a bot that reaches a limit fails with KindLimit, and the
+// error of a crash ends with the bot's last line on stderr.
 //
-// Without Supervise (and off Linux) bots are the arena's children: a bot
-// is killed by its parent-death signal if the arena dies, but a process
-// it started outside its process group is beyond the arena's reach.
+// Where namespaces are not allowed, in a program that calls Supervise
+// first thing in main, each bot runs under a supervisor: the program's own
+// executable, started in a mode that launches the bot in a process group
+// of its own, with the arena's pipes as its stdin, stdout and stderr (no
+// copy on the way), and becomes the reaper of every orphaned descendant
+// of the bot. When the arena closes the bot, or dies in any way (the
+// supervisor's parent-death signal), the supervisor kills the bot's group
+// and every process the bot left behind, reaps them and exits. The
+// supervisor reports the bot's pid and exit status to the arena on a pipe
+// of its own, so that an Engine reports the bot's exit exactly as it would
+// for its own child. KillAll kills every bot at once, for a program about
+// to exit without closing its engines.
+//
+// Without namespaces and without Supervise (and off Linux) bots are the
+// arena's children: a bot is killed by its parent-death signal if the
+// arena dies, but a process it started outside its process group is
+// beyond the arena's reach.
 // Elsewhere than Linux there is no parent-death signal at all, so a bot
 // whose arena is killed outright sees only its stdin close, and a bot is
 // reaped as soon as it exits rather than at Close. Windows is not

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/sandbox"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -92,6 +93,12 @@ type Spec struct {
 	// QuitGrace is how long Close waits for the bot to exit after quit
 	// before it kills it; 0 means DefaultQuitGrace.
 	QuitGrace time.Duration
+	// Policy sets the bot's limits, its sandbox and its CPUs (see package
+	// sandbox); the zero Policy sets none. A sandboxed bot with no Dir
+	// gets a fresh directory of its own, removed when it is closed; it
+	// may also read the directories of its command and of the arguments
+	// that name files. A bot that reaches a limit fails with KindLimit.
+	Policy sandbox.Policy
 }
 
 // NewGame describes the game an Engine is about to play.
@@ -188,6 +195,9 @@ type Engine struct {
 	idle      idleOutput // the bot's output as other calls' waits see it
 	skipDrain bool       // the current call need not check for stray output (see idle.go)
 
+	cpuLimit time.Duration // the Policy's CPU time per game; 0: none
+	cpuBase  time.Duration // the bot's CPU time when its current game began
+
 	id      protocol.ID
 	broken  error // the error that made the Engine unusable
 	pingSeq uint64
@@ -274,6 +284,7 @@ func newEngine(name string, spec Spec, proc *process, g *gate) (*Engine, error) 
 		lr:        protocol.NewReader(in),
 		w:         protocol.NewWriter(out),
 		closing:   make(chan struct{}),
+		cpuLimit:  spec.Policy.CPUTime,
 	}
 	e.idle.fd = outFD
 	return e, nil
@@ -301,7 +312,7 @@ func (e *Engine) start(ctx context.Context, began time.Time, options map[string]
 	}
 	var id protocol.ID
 	declarations := 0
-	err := e.await(ctx, op, "handshake", began, deadline, nil, func(m protocol.Message) (bool, error) {
+	err := e.await(ctx, &exchange{op: op, what: "handshake", began: began, deadline: deadline}, answer{handle: func(m protocol.Message) (bool, error) {
 		switch m.(type) {
 		case protocol.Option, protocol.Games:
 			if declarations++; declarations > maxDeclarations {
@@ -309,7 +320,7 @@ func (e *Engine) start(ctx context.Context, began time.Time, options map[string]
 			}
 		}
 		return id.Apply(m)
-	})
+	}})
 	if err != nil {
 		return err
 	}
@@ -357,7 +368,7 @@ func optionNames(opts []protocol.Option) string {
 
 // awaitReady waits for readyok, ignoring info lines and stale pongs.
 func (e *Engine) awaitReady(ctx context.Context, op string, began, deadline time.Time) error {
-	return e.await(ctx, op, "readyok", began, deadline, nil, func(m protocol.Message) (bool, error) {
+	return e.await(ctx, &exchange{op: op, what: "readyok", began: began, deadline: deadline}, answer{handle: func(m protocol.Message) (bool, error) {
 		switch m.(type) {
 		case protocol.ReadyOK:
 			return true, nil
@@ -365,7 +376,7 @@ func (e *Engine) awaitReady(ctx context.Context, op string, began, deadline time
 			return false, nil
 		}
 		return false, unexpected(m, "readyok")
-	})
+	}})
 }
 
 // ID returns what the bot said about itself in the handshake: name,
@@ -490,6 +501,9 @@ func (e *Engine) sendNewGame(ctx context.Context, g NewGame) (time.Time, error) 
 	if err := e.drain(ctx, op); err != nil {
 		return time.Time{}, err
 	}
+	if e.cpuLimit > 0 {
+		e.cpuBase, _ = e.proc.box.CPUTime(e.proc.pid)
+	}
 	began := time.Now()
 	msg := protocol.NewGame{Game: name, Preset: g.Rules.Preset(), Settings: g.Rules.Settings(), Color: g.Color}
 	if err := e.send(ctx, op, began.Add(e.handshake), msg, protocol.IsReady{}); err != nil {
@@ -554,7 +568,7 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		r    Reply
 		keep infoKeeper
 	)
-	err = e.await(ctx, op, "move", began, req.Deadline, &keep, func(m protocol.Message) (bool, error) {
+	err = e.await(ctx, &exchange{op: op, what: "move", began: began, deadline: req.Deadline}, answer{keep: &keep, handle: func(m protocol.Message) (bool, error) {
 		switch m := m.(type) {
 		case protocol.Move:
 			r.Move = m.Move
@@ -563,17 +577,38 @@ func (e *Engine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 			return false, nil
 		}
 		return false, unexpected(m, "move")
-	})
+	}})
 	if err != nil {
-		return Reply{}, err
+		return Reply{}, e.overCPU(op, err)
 	}
 	r.Elapsed = time.Since(began)
+	if err := e.overCPU(op, nil); err != nil {
+		return Reply{}, err
+	}
 	var infoErr error
 	if r.Info, infoErr = keep.result(); infoErr != nil {
 		unknown := 0
 		_ = e.ignore(op, "move", infoErr, &unknown)
 	}
 	return r, nil
+}
+
+// overCPU returns a KindLimit error when the bot has used more CPU time in
+// its game than its Policy allows, else err.
+func (e *Engine) overCPU(op string, err error) error {
+	if e.cpuLimit <= 0 {
+		return err
+	}
+	if ee, ok := err.(*Error); ok && ee.Kind != KindCrash && ee.Kind != KindTimeout && ee.Kind != KindProtocol {
+		return err
+	}
+	now, ok := e.proc.box.CPUTime(e.proc.pid)
+	if used := now - e.cpuBase; ok && used > e.cpuLimit {
+		e.broken = nil // the limit explains the failure, if any
+		return e.fail(KindLimit, op, fmt.Errorf("CPU time limit %v per game: the bot used %v",
+			e.cpuLimit, used.Round(time.Millisecond)))
+	}
+	return err
 }
 
 // moveMessages holds the messages of a move request. An Engine makes
@@ -672,12 +707,12 @@ func (e *Engine) Ping(ctx context.Context, timeout time.Duration) error {
 	if err := e.send(ctx, op, deadline, protocol.Ping{Token: token}); err != nil {
 		return err
 	}
-	return e.await(ctx, op, "pong", began, deadline, nil, func(m protocol.Message) (bool, error) {
+	return e.await(ctx, &exchange{op: op, what: "pong", began: began, deadline: deadline}, answer{handle: func(m protocol.Message) (bool, error) {
 		if m, ok := m.(protocol.Pong); ok {
 			return m.Token == token, nil // older tokens are stale answers
 		}
 		return false, unexpected(m, "pong")
-	})
+	}})
 }
 
 // Close stops the bot: it sends quit and closes the bot's input, waits up
@@ -751,8 +786,21 @@ func (e *Engine) closedErr(op string) error {
 }
 
 // fail builds an *Error and, unless the request was merely invalid or
-// unsupported, marks the Engine unusable with it.
+// unsupported, marks the Engine unusable with it. A crash, a timeout or a
+// protocol violation of a bot that reached a limit of its Policy is a
+// KindLimit that names the limit.
 func (e *Engine) fail(kind Kind, op string, err error) error {
+	switch kind {
+	case KindCrash, KindTimeout, KindProtocol:
+		if limit := e.proc.limitReached(); limit != "" {
+			kind, err = KindLimit, fmt.Errorf("%s: %w", limit, err)
+		}
+	}
+	if kind == KindCrash || kind == KindLimit || kind == KindHandshake {
+		if w := e.proc.tail.lastLine(); w != "" && e.proc.hasExited() {
+			err = fmt.Errorf("%w; its last words on stderr: %q", err, w)
+		}
+	}
 	ee := &Error{Bot: e.name, Kind: kind, Op: op, Err: err}
 	if kind != KindInvalid && kind != KindUnsupported && e.broken == nil {
 		e.broken = ee

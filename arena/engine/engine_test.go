@@ -633,8 +633,8 @@ func TestDeathNoticedLate(t *testing.T) {
 			}
 			deadline := time.Now().Add(-time.Millisecond)
 			tt.bot(outW, p, g, deadline)
-			err := e.await(t.Context(), "move", "move", deadline.Add(-time.Second), deadline, &infoKeeper{},
-				func(protocol.Message) (bool, error) { return true, nil })
+			err := e.await(t.Context(), &exchange{op: "move", what: "move", began: deadline.Add(-time.Second), deadline: deadline},
+				answer{keep: &infoKeeper{}, handle: func(protocol.Message) (bool, error) { return true, nil }})
 			if ee := asError(t, err); ee.Kind != tt.kind || !strings.Contains(err.Error(), tt.contains) {
 				t.Errorf("await: %v, want %v saying %q", err, tt.kind, tt.contains)
 			}
@@ -691,14 +691,14 @@ func TestLastLinesAfterExit(t *testing.T) {
 			close(p.exited)
 			g.exited(time.Now().Add(-time.Second))
 			var got string
-			err := e.await(t.Context(), "move", "move", time.Now(), time.Now().Add(time.Minute), &infoKeeper{},
-				func(m protocol.Message) (bool, error) {
+			err := e.await(t.Context(), &exchange{op: "move", what: "move", began: time.Now(), deadline: time.Now().Add(time.Minute)},
+				answer{keep: &infoKeeper{}, handle: func(m protocol.Message) (bool, error) {
 					if mv, ok := m.(protocol.Move); ok {
 						got = mv.Move
 						return true, nil
 					}
 					return false, nil
-				})
+				}})
 			if tt.want != "" {
 				if err != nil || got != tt.want {
 					t.Errorf("await: move %q, %v; want move %q", got, err, tt.want)

@@ -46,6 +46,11 @@ const (
 	// protocol's length limit, or a missing argument. Nothing was sent and
 	// the Engine stays usable; it is never the bot's fault.
 	KindInvalid
+	// KindLimit means the bot reached one of the limits of its Policy:
+	// its memory or processes (as its cgroup counted them), the size of a
+	// file it wrote, or its CPU time in the game. Err names the limit
+	// first ("memory limit 512 MiB") and then how the bot failed.
+	KindLimit
 )
 
 var kindNames = [...]string{
@@ -58,6 +63,7 @@ var kindNames = [...]string{
 	KindCanceled:    "canceled",
 	KindClosed:      "closed",
 	KindInvalid:     "invalid request",
+	KindLimit:       "limit",
 }
 
 // String returns a short lower-case name such as "timeout" or "crash".

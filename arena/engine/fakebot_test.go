@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,7 @@ const (
 	envBotMode   = "ARENA_ENGINE_FAKE_BOT"
 	envFakeArena = "ARENA_ENGINE_FAKE_ARENA"   // a directory: run fakeArena instead
 	envPidFile   = "ARENA_ENGINE_FAKE_PIDFILE" // where "grandchild" writes its child's pid
+	envSelfPid   = "ARENA_ENGINE_FAKE_SELFPID" // where a sleeper writes its own pid
 	envEcho      = "ARENA_ENGINE_FAKE_ECHO"    // reported back by "good"
 	envSignals   = "ARENA_ENGINE_FAKE_SIGNALS" // a directory of files by which "late-move" and "await-late" take turns
 )
@@ -77,7 +79,14 @@ const (
 // returns the exit status.
 func fakeBot(mode string) int {
 	switch mode {
+	case modeForkBombChild:
+		forkBomb()
+		return 0
 	case modeSleeper:
+		if path := os.Getenv(envSelfPid); path != "" {
+			self, _ := os.Readlink("/proc/self") // the pid in /proc's namespace
+			os.WriteFile(path, []byte(self), 0o644)
+		}
 		time.Sleep(time.Hour)
 		return 0
 	case modeExitAtStart:
@@ -193,12 +202,18 @@ func fakeBot(mode string) int {
 					say(line)
 				}
 				say("info depth 7 score 12 pv "+move+" string last", "move "+move)
+			case modeAllocate, modeForkBomb, modeConnect, modeTrespass, modeSnoop, modeOpenFiles, modeBigFile, modeSleepChild, modeBurnCPU:
+				if code, ok := hostile(mode); !ok {
+					return code
+				}
+				say("move " + move)
 			case modeFloodCrash:
 				chunk := bytes.Repeat([]byte("flood "), 1<<10)
 				for n := 0; n < 2<<20; n += len(chunk) {
 					os.Stderr.Write(chunk)
 				}
-				fmt.Fprintf(os.Stderr, "\nfake bot: last words of %d\n", os.Getpid())
+				self, _ := os.Readlink("/proc/self") // its pid as the arena sees it
+				fmt.Fprintf(os.Stderr, "\nfake bot: last words of %s\n", self)
 				return 3
 			case modeDoubleMove:
 				say("move "+move, "move "+move)
@@ -260,36 +275,56 @@ func fakeBot(mode string) int {
 // spawnGrandchild starts a sleeping child that inherits stdout and stderr
 // and stays in the bot's process group, and writes its pid to envPidFile.
 func spawnGrandchild() error {
-	exe, err := os.Executable()
+	pid, err := startSleeper(false, os.Stdout, os.Stderr)
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), envBotMode+"="+modeSleeper)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		return err
+	return os.WriteFile(os.Getenv(envPidFile), []byte(pid), 0o644)
+}
+
+// startSleeper starts the test binary as a sleeper, in a session of its
+// own if setsid, with the given stdout and stderr, and returns its pid as
+// the arena sees it: the bot may run in a PID namespace of its own, where
+// pids differ, so the sleeper tells its pid from /proc/self (the arena's
+// /proc) in a file, which this waits for.
+func startSleeper(setsid bool, stdout, stderr *os.File) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
 	}
-	return os.WriteFile(os.Getenv(envPidFile), fmt.Appendf(nil, "%d", cmd.Process.Pid), 0o644)
+	f, err := os.CreateTemp(filepath.Dir(os.Getenv(envPidFile)), "sleeper-*.pid")
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), envBotMode+"="+modeSleeper, envSelfPid+"="+f.Name())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid}
+	if stdout != nil {
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+	}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	for deadline := time.Now().Add(prompt); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if b, err := os.ReadFile(f.Name()); err == nil && len(b) > 0 {
+			return string(b), nil
+		}
+	}
+	return "", errors.New("the sleeper did not tell its pid")
 }
 
 // spawnEscapers starts two sleepers that hold none of the bot's pipes, one
 // in the bot's process group and one that calls setsid, and writes their
 // pids to envPidFile.
 func spawnEscapers() error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	var pids []string
 	for _, setsid := range []bool{false, true} {
-		cmd := exec.Command(exe)
-		cmd.Env = append(os.Environ(), envBotMode+"="+modeSleeper)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid}
-		if err := cmd.Start(); err != nil {
+		pid, err := startSleeper(setsid, nil, nil)
+		if err != nil {
 			return err
 		}
-		pids = append(pids, strconv.Itoa(cmd.Process.Pid))
+		pids = append(pids, pid)
 	}
 	return os.WriteFile(os.Getenv(envPidFile), []byte(strings.Join(pids, " ")), 0o644)
 }

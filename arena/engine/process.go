@@ -8,11 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/arena-games/arena/arena/sandbox"
 )
 
 // process is a started bot: its own process group (under a supervisor when
@@ -42,6 +45,10 @@ type process struct {
 	wg         sync.WaitGroup
 
 	super *os.Process // the bot's supervisor; nil when the bot is the arena's child
+
+	box    *sandbox.Box // the bot's namespaces, cgroup and limits
+	tmpDir string       // the bot's own working directory, made for it; removed at shutdown
+	tail   tailWriter   // the end of its stderr
 }
 
 // live holds the processes started and not yet shut down, for KillAll.
@@ -58,6 +65,7 @@ func KillAll() {
 	live.Lock()
 	defer live.Unlock()
 	for p := range live.m {
+		// The first process of a PID namespace takes every other with it.
 		_ = p.killGroup()
 		if p.super != nil {
 			_ = p.super.Signal(syscall.SIGTERM)
@@ -65,114 +73,50 @@ func KillAll() {
 	}
 }
 
-// startProcess launches spec's command in a new process group; onExit
-// (which may be nil) is called with the time the process exited. On error
-// nothing is left running and every file it opened is closed.
-func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
-	p = &process{exited: make(chan struct{}), reap: make(chan struct{}), stderrDone: make(chan struct{})}
-	var closeOnErr, closeAfterStart []*os.File
+// startProcess launches spec's command in a new process group, in its
+// sandbox.Box: in a PID namespace of its own where the kernel allows it,
+// else under a supervisor when Supervise enabled them; onExit (which may
+// be nil) is called with the time the process exited. On error nothing is
+// left running and every file it opened is closed.
+func startProcess(spec *Spec, onExit func(time.Time)) (_ *process, err error) {
+	p := &process{exited: make(chan struct{}), reap: make(chan struct{}), stderrDone: make(chan struct{})}
+	var f fileSet
+	defer func() { f.done(err != nil) }()
 	defer func() {
-		for _, f := range closeAfterStart {
-			f.Close()
-		}
 		if err != nil {
-			for _, f := range closeOnErr {
-				f.Close()
-			}
+			p.releaseBox()
 		}
 	}()
-
-	cmd := exec.Command(spec.Command, spec.Args...)
-	var report *os.File // the arena's end of the supervisor's report pipe
-	if supervised() {
-		path, err := resolveCommand(spec)
-		if err != nil {
-			return nil, err
-		}
-		r, w, err := os.Pipe()
-		if err != nil {
-			return nil, fmt.Errorf("supervisor pipe: %w", err)
-		}
-		closeAfterStart = append(closeAfterStart, w)
-		closeOnErr = append(closeOnErr, r)
-		report = r
-		cmd = exec.Command(supervisorSelf, append([]string{path}, spec.Args...)...)
-		cmd.ExtraFiles = []*os.File{w}
+	if err := p.prepareBox(spec); err != nil {
+		return nil, err
 	}
-	cmd.Dir = spec.Dir
-	cmd.Env = append(os.Environ(), spec.Env...)
-	if report != nil {
-		cmd.Env = append(cmd.Env, envSupervise+"=1")
-	}
-	cmd.SysProcAttr = sysProcAttr(report != nil)
-
-	switch {
-	case spec.Log != nil:
-		p.log = spec.Log
-	case spec.StderrPath != "":
-		l, lerr := OpenLog(spec.StderrPath, spec.StderrLimit)
-		if lerr != nil {
-			return nil, fmt.Errorf("open stderr log: %w", lerr)
-		}
-		p.log, p.ownLog = l, true
-		defer func() {
-			if err != nil {
-				l.Close()
-			}
-		}()
-	}
-
-	inR, inW, err := plainPipe()
+	cmd, report, err := p.command(spec, &f)
 	if err != nil {
-		return nil, fmt.Errorf("stdin pipe: %w", err)
+		return nil, err
 	}
-	closeAfterStart = append(closeAfterStart, inR)
-	closeOnErr = append(closeOnErr, inW)
-	outR, outW, err := plainPipe()
-	if err != nil {
-		return nil, fmt.Errorf("stdout pipe: %w", err)
+	if err := p.openLog(spec); err != nil {
+		return nil, err
 	}
-	closeAfterStart = append(closeAfterStart, outW)
-	closeOnErr = append(closeOnErr, outR)
-	cmd.Stdin, cmd.Stdout = inR, outW
-	p.stdin, p.stdout = inW, outR
-	if p.log != nil {
-		errR, errW, err := os.Pipe()
-		if err != nil {
-			return nil, fmt.Errorf("stderr pipe: %w", err)
+	defer func() {
+		if err != nil && p.ownLog {
+			p.log.Close()
 		}
-		closeAfterStart = append(closeAfterStart, errW)
-		closeOnErr = append(closeOnErr, errR)
-		cmd.Stderr = errW
-		p.stderr = errR
-	} // else cmd.Stderr is nil: the bot's stderr is /dev/null.
-
-	if err := cmd.Start(); err != nil {
+	}()
+	if err := p.pipes(cmd, &f); err != nil {
+		return nil, err
+	}
+	err = cmd.Start()
+	sandbox.CloseAfterStart(cmd)
+	if err != nil {
 		return nil, err
 	}
 	if report != nil {
-		if err := p.superviseStart(cmd, report, onExit); err != nil {
-			return nil, err
-		}
+		err = p.superviseStart(cmd, report, onExit)
 	} else {
-		p.pid = cmd.Process.Pid
-		p.wg.Add(1)
-		go func() { // exits when the bot has exited and shutdown has let it be reaped
-			defer p.wg.Done()
-			status, err := waitExited(p.pid)
-			if err != nil {
-				// Cannot wait without reaping: reap now, losing only the
-				// protection against group id reuse.
-				_ = cmd.Wait()
-				p.status = cmd.ProcessState.String()
-				p.markExited(onExit)
-				return
-			}
-			p.status = status
-			p.markExited(onExit)
-			<-p.reap
-			_ = cmd.Wait() // releases the zombie and the os.Process
-		}()
+		err = p.directStart(cmd, onExit)
+	}
+	if err != nil {
+		return nil, err
 	}
 	live.Lock()
 	if live.m == nil {
@@ -180,17 +124,262 @@ func startProcess(spec *Spec, onExit func(time.Time)) (p *process, err error) {
 	}
 	live.m[p] = struct{}{}
 	live.Unlock()
-	if p.stderr != nil {
-		p.wg.Add(1)
-		go func() { // exits at EOF (every writer gone) or when p.stderr is closed
-			defer p.wg.Done()
-			defer close(p.stderrDone)
-			_, _ = io.Copy(p.log, p.stderr)
-		}()
-	} else {
-		close(p.stderrDone)
-	}
+	p.copyStderr()
 	return p, nil
+}
+
+// fileSet holds the files startProcess opens: those closed once the
+// process is started, and those closed only if it fails.
+type fileSet struct {
+	afterStart, onErr []*os.File
+}
+
+func (f *fileSet) done(failed bool) {
+	for _, x := range f.afterStart {
+		x.Close()
+	}
+	if failed {
+		for _, x := range f.onErr {
+			x.Close()
+		}
+	}
+}
+
+// prepareBox makes the process's sandbox.Box from spec's Policy, with a
+// working directory of its own when a sandboxed bot has none.
+func (p *process) prepareBox(spec *Spec) error {
+	pol := spec.Policy
+	pol.Read = slices.Clone(pol.Read)
+	if pol.Isolate {
+		if spec.Dir == "" {
+			dir, err := os.MkdirTemp("", "arena-bot-")
+			if err != nil {
+				return fmt.Errorf("bot directory: %w", err)
+			}
+			p.tmpDir, spec.Dir = dir, dir
+		}
+		pol.Dir = spec.Dir
+		pol.Read = append(pol.Read, argPaths(spec)...)
+	}
+	box, err := sandbox.Prepare(pol, spec.Name)
+	if err != nil {
+		return err
+	}
+	p.box = box
+	return nil
+}
+
+// argPaths returns the directories of spec's arguments that name existing
+// files (a script, say), which a sandboxed bot may then read.
+func argPaths(spec *Spec) []string {
+	var dirs []string
+	for _, a := range spec.Args {
+		if a == "" || strings.HasPrefix(a, "-") {
+			continue
+		}
+		path := a
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(spec.Dir, path)
+		}
+		if st, err := os.Stat(path); err == nil && !st.IsDir() {
+			dirs = append(dirs, filepath.Dir(path))
+		}
+	}
+	return dirs
+}
+
+// command builds the command that starts the bot: the bot itself, in its
+// box, or its supervisor, which starts it. report is the arena's end of a
+// supervisor's report pipe, nil without a supervisor.
+func (p *process) command(spec *Spec, f *fileSet) (cmd *exec.Cmd, report *os.File, err error) {
+	path, err := resolveCommand(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd = exec.Command(path, spec.Args...)
+	cmd.Args[0] = spec.Command
+	cmd.Dir = spec.Dir
+	cmd.Env = append(os.Environ(), spec.Env...)
+	direct := !supervised() || p.box.Namespaced()
+	cmd.SysProcAttr = sysProcAttr(!direct)
+	if err := p.box.Wrap(cmd, path, direct); err != nil {
+		return nil, nil, err
+	}
+	if direct {
+		askPidfd(cmd.SysProcAttr)
+		return cmd, nil, nil
+	}
+	// Under a supervisor: it starts what the box would have started.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("supervisor pipe: %w", err)
+	}
+	f.afterStart = append(f.afterStart, w)
+	f.onErr = append(f.onErr, r)
+	sup := exec.Command(supervisorSelf, cmd.Path)
+	sup.Args = append([]string{supervisorSelf, cmd.Path}, cmd.Args...)
+	sup.Dir = cmd.Dir
+	sup.Env = append(cmd.Env, envSupervise+"=1")
+	sup.SysProcAttr = cmd.SysProcAttr
+	sup.ExtraFiles = []*os.File{w}
+	return sup, r, nil
+}
+
+// openLog opens the log the bot's stderr goes to, if any.
+func (p *process) openLog(spec *Spec) error {
+	switch {
+	case spec.Log != nil:
+		p.log = spec.Log
+	case spec.StderrPath != "":
+		l, err := OpenLog(spec.StderrPath, spec.StderrLimit)
+		if err != nil {
+			return fmt.Errorf("open stderr log: %w", err)
+		}
+		p.log, p.ownLog = l, true
+	}
+	return nil
+}
+
+// pipes gives cmd the bot's stdin, stdout and stderr (when there is a
+// log) and keeps the arena's ends.
+func (p *process) pipes(cmd *exec.Cmd, f *fileSet) error {
+	inR, inW, err := plainPipe()
+	if err != nil {
+		return fmt.Errorf("stdin pipe: %w", err)
+	}
+	f.afterStart = append(f.afterStart, inR)
+	f.onErr = append(f.onErr, inW)
+	outR, outW, err := plainPipe()
+	if err != nil {
+		return fmt.Errorf("stdout pipe: %w", err)
+	}
+	f.afterStart = append(f.afterStart, outW)
+	f.onErr = append(f.onErr, outR)
+	cmd.Stdin, cmd.Stdout = inR, outW
+	p.stdin, p.stdout = inW, outR
+	if p.log != nil {
+		errR, errW, err := os.Pipe()
+		if err != nil {
+			return fmt.Errorf("stderr pipe: %w", err)
+		}
+		f.afterStart = append(f.afterStart, errW)
+		f.onErr = append(f.onErr, errR)
+		cmd.Stderr = errW
+		p.stderr = errR
+	} // else cmd.Stderr is nil: the bot's stderr is /dev/null.
+	return nil
+}
+
+// directStart waits for the box's set-up of the bot, just started as the
+// arena's child, and starts the goroutine that learns of its exit and,
+// once shutdown lets it, reaps it. On error the bot is killed and reaped.
+func (p *process) directStart(cmd *exec.Cmd, onExit func(time.Time)) error {
+	p.pid = cmd.Process.Pid
+	pidfd := takePidfd(cmd.SysProcAttr)
+	if err := p.box.Started(); err != nil {
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		if pidfd != nil {
+			pidfd.Close()
+		}
+		return err
+	}
+	p.wg.Add(1)
+	go func() { // exits when the bot has exited and shutdown has let it be reaped
+		defer p.wg.Done()
+		status, err := p.awaitExit(pidfd)
+		if err != nil {
+			// Cannot wait without reaping: reap now, losing only the
+			// protection against group id reuse.
+			_ = cmd.Wait()
+			p.status = cmd.ProcessState.String()
+			p.markExited(onExit)
+			return
+		}
+		p.status = status
+		p.markExited(onExit)
+		<-p.reap
+		_ = cmd.Wait() // releases the zombie and the os.Process
+	}()
+	return nil
+}
+
+// awaitExit waits for the bot to exit, without reaping it: through its
+// pidfd in the runtime's poller (no thread waits) when there is one.
+func (p *process) awaitExit(pidfd *os.File) (string, error) {
+	if pidfd == nil {
+		return waitExited(p.pid)
+	}
+	defer pidfd.Close()
+	return waitExitedFD(pidfd)
+}
+
+// copyStderr starts the goroutine that copies the bot's stderr into its
+// log, if it has one.
+func (p *process) copyStderr() {
+	if p.stderr == nil {
+		close(p.stderrDone)
+		return
+	}
+	p.wg.Add(1)
+	go func() { // exits at EOF (every writer gone) or when p.stderr is closed
+		defer p.wg.Done()
+		defer close(p.stderrDone)
+		_, _ = io.Copy(io.MultiWriter(p.log, &p.tail), p.stderr)
+	}()
+}
+
+// tailWriter keeps the end of what is written to it, for the last line
+// of a bot's stderr.
+type tailWriter struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// tailKeep is how much of a bot's stderr a tailWriter keeps.
+const tailKeep = 512
+
+func (t *tailWriter) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(b) >= tailKeep {
+		t.buf = append(t.buf[:0], b[len(b)-tailKeep:]...)
+	} else {
+		t.buf = append(t.buf, b...)
+		if len(t.buf) > tailKeep {
+			t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailKeep:]...)
+		}
+	}
+	return len(b), nil
+}
+
+// lastLine returns the last non-blank line written, without its newline,
+// cut to 200 bytes; "" if there is none.
+func (t *tailWriter) lastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimRight(string(t.buf), "\n \t\r"), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if len(last) > 200 {
+		last = last[:200]
+	}
+	return strings.ToValidUTF8(last, "?")
+}
+
+// releaseBox removes what the box made (its cgroup) and the bot's own
+// directory, if the engine made one.
+func (p *process) releaseBox() error {
+	var err error
+	if p.box != nil {
+		err = p.box.Close()
+	}
+	if p.tmpDir != "" {
+		if rerr := os.RemoveAll(p.tmpDir); rerr != nil && err == nil {
+			err = rerr
+		}
+		p.tmpDir = ""
+	}
+	return err
 }
 
 // superviseStart takes the bot's pid from the report of its supervisor
@@ -263,6 +452,19 @@ func resolveCommand(spec *Spec) (string, error) {
 	return exec.LookPath(name)
 }
 
+// limitReached names the limit of the bot's Policy that it reached, as its
+// box tells (a cgroup's counters, the signal it died of), or returns "".
+func (p *process) limitReached() string {
+	if p.box == nil {
+		return ""
+	}
+	status := ""
+	if p.hasExited() {
+		status = p.status
+	}
+	return p.box.Explain(status, p.tail.lastLine())
+}
+
 // markExited closes exited and tells onExit (if any).
 func (p *process) markExited(onExit func(time.Time)) {
 	close(p.exited)
@@ -325,6 +527,9 @@ func (p *process) shutdown(grace, reapTimeout time.Duration) error {
 	if err := p.killGroup(); err != nil {
 		errs = append(errs, fmt.Errorf("kill process group %d: %w", p.pid, err))
 	}
+	if !p.box.Namespaced() {
+		p.box.Kill() // what left the group, if the bot has a cgroup
+	}
 	exited := waitFor(p.exited, reapTimeout)
 	close(p.reap)
 	if !exited {
@@ -347,6 +552,11 @@ func (p *process) shutdown(grace, reapTimeout time.Duration) error {
 		// go (uninterruptible sleep), then reaps it; everything else is
 		// released.
 		<-p.stderrDone
+	}
+	if exited {
+		if err := p.releaseBox(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if p.log != nil {
 		var err error

@@ -680,7 +680,7 @@ func (e *Engine) drain(ctx context.Context, op string) error {
 	}
 	e.src.poll = true
 	defer func() { e.src.poll = false }()
-	unknown := 0
+	x := exchange{op: op, what: "nothing"}
 	for {
 		line, err := e.lr.ReadLine()
 		switch {
@@ -694,35 +694,48 @@ func (e *Engine) drain(ctx context.Context, op string) error {
 		case err != nil:
 			return e.readFailure(op, what, err)
 		}
-		if _, err := e.handleLine(ctx, op, "nothing", line, time.Time{}, nil, nil, &unknown); err != nil {
+		if _, err := e.handleLine(ctx, &x, &answer{}, line); err != nil {
 			return err
 		}
 	}
 }
 
-// await reads the bot's lines, passing each message to handle, until
-// handle reports done, the deadline passes (zero: no deadline), ctx is
-// done, the Engine is closed, or the bot exits, closes its output or
-// breaks the protocol. Info lines go to keep (nil: they are dropped
-// unparsed). what names the awaited answer in errors; began is when the
-// exchange started, for the timeout message.
-func (e *Engine) await(ctx context.Context, op, what string, began, deadline time.Time,
-	keep *infoKeeper, handle func(protocol.Message) (bool, error)) error {
-	e.gate.setRead(deadline)
-	unknown := 0
+// exchange is one request's wait for its answer, as await and
+// handleLine see it.
+type exchange struct {
+	op, what        string    // the operation, and the awaited answer as errors name it
+	began, deadline time.Time // when the exchange started; its deadline (zero: none)
+	unknown         int       // ignored lines so far
+}
+
+// answer is what an exchange does with the bot's lines. (It is apart from
+// exchange so that neither it nor what it points to need be on the heap.)
+type answer struct {
+	// keep takes the info lines (nil: they are dropped unparsed).
+	keep *infoKeeper
+	// handle takes every other message and reports whether the exchange
+	// is done; nil between exchanges, where only stale pongs may come.
+	handle func(protocol.Message) (bool, error)
+}
+
+// await reads the bot's lines, passing each message to a.handle, until it
+// reports done, the deadline passes, ctx is done, the Engine is closed, or
+// the bot exits, closes its output or breaks the protocol.
+func (e *Engine) await(ctx context.Context, x *exchange, a answer) error {
+	e.gate.setRead(x.deadline)
 	for {
 		line, err := e.lr.ReadLine()
 		if err != nil {
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
-				return e.readFailure(op, what, err)
+				return e.readFailure(x.op, x.what, err)
 			}
-			if err := e.interrupted(ctx, op, what, began, deadline); err != nil {
+			if err := e.interrupted(ctx, x.op, x.what, x.began, x.deadline); err != nil {
 				return err
 			}
-			e.gate.setRead(deadline) // a cut meant for an earlier call: go on
+			e.gate.setRead(x.deadline) // a cut meant for an earlier call: go on
 			continue
 		}
-		done, err := e.handleLine(ctx, op, what, line, deadline, keep, handle, &unknown)
+		done, err := e.handleLine(ctx, x, &a, line)
 		if err != nil || done {
 			return err
 		}
@@ -759,14 +772,14 @@ func (e *Engine) interrupted(ctx context.Context, op, what string, began, deadli
 }
 
 // handleLine deals with one line of the bot's output and reports whether
-// handle declared the exchange done. Blank lines are skipped; info lines go
-// to keep, or are dropped unparsed when keep is nil. Lines the protocol
-// says to ignore are counted in *unknown (too many is a violation); pings
+// a.handle declared the exchange done. Blank lines are skipped; info lines
+// go to a.keep, or are dropped unparsed when it is nil. Lines the protocol
+// says to ignore are counted in x.unknown (too many is a violation); pings
 // are answered by the deadline (zero: within the handshake timeout); every
-// other message goes to handle, or, when handle is nil (between
-// exchanges), must be a stale pong.
-func (e *Engine) handleLine(ctx context.Context, op, what, line string, deadline time.Time,
-	keep *infoKeeper, handle func(protocol.Message) (bool, error), unknown *int) (bool, error) {
+// other message goes to a.handle, or, when it is nil (between exchanges),
+// must be a stale pong.
+func (e *Engine) handleLine(ctx context.Context, x *exchange, a *answer, line string) (bool, error) {
+	op, what, keep, handle := x.op, x.what, a.keep, a.handle
 	switch firstWord(line) {
 	case "":
 		return false, nil
@@ -775,7 +788,7 @@ func (e *Engine) handleLine(ctx context.Context, op, what, line string, deadline
 			return false, nil
 		}
 		if err := keep.add(line); err != nil {
-			return false, e.ignore(op, what, err, unknown)
+			return false, e.ignore(op, what, err, &x.unknown)
 		}
 		return false, nil
 	}
@@ -784,9 +797,10 @@ func (e *Engine) handleLine(ctx context.Context, op, what, line string, deadline
 		if !ignorable(err) {
 			return false, e.fail(KindProtocol, op, err)
 		}
-		return false, e.ignore(op, what, err, unknown)
+		return false, e.ignore(op, what, err, &x.unknown)
 	}
 	if p, ok := m.(protocol.Ping); ok {
+		deadline := x.deadline
 		if deadline.IsZero() {
 			deadline = time.Now().Add(e.handshake)
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/arena-games/arena/arena/sandbox"
 )
 
 // The supervisor. On Linux a bot runs under a small supervisor process,
@@ -47,8 +49,12 @@ var supervisorSelf string
 // returns at once, having enabled supervision for the bots this process
 // starts. Without it bots are started directly, and a bot's descendants
 // that leave its process group may outlive an arena killed outright.
+//
+// It also sets up the processes of bots with limits or a sandbox (see
+// sandbox.Main) before they become the bot.
 func Supervise() {
 	if os.Getenv(envSupervise) == "" {
+		sandbox.Main() // returns unless this process is a bot's, to set up
 		if exe, err := os.Executable(); err == nil {
 			supervisorSelf = exe
 		}
@@ -60,8 +66,9 @@ func Supervise() {
 // supervised reports whether bots are started under a supervisor.
 func supervised() bool { return supervisorSelf != "" }
 
-// supervise is the supervisor's main: args are the bot's resolved path and
-// arguments.
+// supervise is the supervisor's main: args are the resolved path of what
+// it starts (the bot, or the arena's executable to set the bot up) and
+// its arguments, the first included.
 func supervise(args []string) int {
 	report := os.NewFile(supervisorFD, "report")
 	syscall.CloseOnExec(supervisorFD)
@@ -71,7 +78,7 @@ func supervise(args []string) int {
 	signal.Ignore(syscall.SIGPIPE, syscall.SIGINT, syscall.SIGHUP)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM)
-	if len(args) == 0 {
+	if len(args) < 2 {
 		say("error supervisor: no command")
 		return 1
 	}
@@ -86,7 +93,7 @@ func supervise(args []string) int {
 			i--
 		}
 	}
-	proc, err := os.StartProcess(args[0], args, &os.ProcAttr{
+	proc, err := os.StartProcess(args[0], args[1:], &os.ProcAttr{
 		Env:   env,
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -34,3 +35,14 @@ func supervised() bool { return false }
 const envSupervise = ""
 
 var supervisorSelf string
+
+// askPidfd does nothing: there are no pidfds on this system.
+func askPidfd(*syscall.SysProcAttr) {}
+
+// takePidfd returns nil: there are no pidfds on this system.
+func takePidfd(*syscall.SysProcAttr) *os.File { return nil }
+
+// waitExitedFD is not reached without pidfds.
+func waitExitedFD(*os.File) (string, error) {
+	return "", errors.New("no pidfds on this system")
+}
