@@ -128,12 +128,18 @@ type FormatConfig struct {
 // it, checkers uses the ACF 3-move ballots and other games start from the
 // start position, or, with Plies set, from Count random legal openings of
 // that many plies drawn from the tournament seed.
+//
+// Once plays every opening of every pairing once, the colours alternating
+// from one opening to the next (schedule.NewOnce), instead of twice with
+// the colours reversed: for bots playing themselves, whose two games of an
+// opening would be alike.
 type OpeningsConfig struct {
 	File  string `toml:"file"`
 	Deck  string `toml:"deck"`  // ballot tables: DeckACF (default), DeckCTD or DeckAll
 	Plies int    `toml:"plies"` // random openings: plies each
 	Count int    `toml:"count"` // random openings: how many (default DefaultRandomCount)
 	Limit int    `toml:"limit"` // use only the first Limit openings (0 = all)
+	Once  bool   `toml:"once"`  // every opening once, not twice
 }
 
 // TimeControl is either a fixed time per move (Move) or a clock with Base

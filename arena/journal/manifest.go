@@ -48,15 +48,18 @@ type Manifest struct {
 	Fingerprint string    `json:"fingerprint"` // of the whole schedule, also in a slice's directory
 	// Shard is the slice of the schedule the directory holds; nil for
 	// the whole tournament.
-	Shard    *schedule.Shard    `json:"shard,omitempty"`
-	Games    int                `json:"games"` // scheduled games: the slice's when Shard is set
-	Game     string             `json:"game"`
-	Preset   string             `json:"preset"`
-	Rules    []game.Setting     `json:"rules"`
-	Format   string             `json:"format"`
-	Rounds   int                `json:"rounds"`
-	Bots     []string           `json:"bots"`
-	Players  []string           `json:"players,omitempty"`
+	Shard   *schedule.Shard `json:"shard,omitempty"`
+	Games   int             `json:"games"` // scheduled games: the slice's when Shard is set
+	Game    string          `json:"game"`
+	Preset  string          `json:"preset"`
+	Rules   []game.Setting  `json:"rules"`
+	Format  string          `json:"format"`
+	Rounds  int             `json:"rounds"`
+	Bots    []string        `json:"bots"`
+	Players []string        `json:"players,omitempty"`
+	// Once is set when every opening of every pairing is played once
+	// (schedule.NewOnce) rather than twice.
+	Once     bool               `json:"once,omitempty"`
 	Openings []openings.Opening `json:"openings"`
 	// SPRT is the sequential test that may stop the match early, nil
 	// without one. It is not part of the schedule: a run with another
@@ -143,6 +146,8 @@ func (m *Manifest) Compatible(other *Manifest) error {
 		return diff("the format", m.Format, other.Format)
 	case m.Rounds != other.Rounds:
 		return diff("the number of rounds", m.Rounds, other.Rounds)
+	case m.Once != other.Once:
+		return diff("playing every opening once", m.Once, other.Once)
 	case !slices.Equal(m.Bots, other.Bots):
 		return diff("the list of bots", strings.Join(m.Bots, ", "), strings.Join(other.Bots, ", "))
 	case !slices.Equal(m.Players, other.Players):
@@ -194,7 +199,11 @@ func writeFileSync(path string, data []byte) error {
 // it against the manifest's fingerprint. A version 1 manifest's fingerprint
 // covers every game; checking it stops early with ctx's error.
 func (m *Manifest) Schedule(ctx context.Context) (*schedule.Schedule, error) {
-	s, err := schedule.New(m.Format, m.Rounds, m.Bots, m.Players, m.Openings)
+	layout := schedule.New
+	if m.Once {
+		layout = schedule.NewOnce
+	}
+	s, err := layout(m.Format, m.Rounds, m.Bots, m.Players, m.Openings)
 	if err != nil {
 		return nil, fmt.Errorf("manifest of %q: %w", m.Name, err)
 	}

@@ -44,7 +44,8 @@ type Schedule struct {
 
 	rounds int
 	pairs  []pairing
-	total  int // games
+	total  int  // games
+	once   bool // each opening of each pairing is played once, not twice
 }
 
 // pairing is one meeting of two bots; a plays White in the first game of
@@ -68,6 +69,21 @@ var ErrTooManyGames = fmt.Errorf("%w: too many games", ErrInvalid)
 // colour assignments next to each other. A schedule of more than MaxGames
 // games is refused with an error wrapping ErrTooManyGames.
 func New(format string, rounds int, bots, players []string, openings []openings.Opening) (*Schedule, error) {
+	return newSchedule(format, rounds, bots, players, openings, false)
+}
+
+// NewOnce lays out a tournament as New does, but plays every opening of
+// every pairing once: the first bot of the pairing has White on the
+// even-numbered openings of odd rounds (counting from 0 and 1) and Black
+// on the others, so that the colours alternate from one opening to the
+// next. Games have no PairKey. It suits bots playing themselves, whose
+// two games of an opening would be alike: distinct openings measure more
+// for the same games.
+func NewOnce(format string, rounds int, bots, players []string, openings []openings.Opening) (*Schedule, error) {
+	return newSchedule(format, rounds, bots, players, openings, true)
+}
+
+func newSchedule(format string, rounds int, bots, players []string, openings []openings.Opening, once bool) (*Schedule, error) {
 	if rounds < 1 {
 		return nil, fmt.Errorf("%w: rounds must be at least 1, got %d", ErrInvalid, rounds)
 	}
@@ -99,13 +115,21 @@ func New(format string, rounds int, bots, players []string, openings []openings.
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: no pairings (need at least two bots)", ErrInvalid)
 	}
-	total, ok := mulCapped(MaxGames, rounds, len(openings), len(pairs), 2)
-	if !ok {
-		return nil, fmt.Errorf("%w: %d rounds of %d openings × %d pairings × 2 colours is more than %d games",
-			ErrTooManyGames, rounds, len(openings), len(pairs), MaxGames)
+	colours := 2
+	if once {
+		colours = 1
 	}
-	return &Schedule{Openings: openings, rounds: rounds, pairs: pairs, total: total}, nil
+	total, ok := mulCapped(MaxGames, rounds, len(openings), len(pairs), colours)
+	if !ok {
+		return nil, fmt.Errorf("%w: %d rounds of %d openings × %d pairings × %d colours is more than %d games",
+			ErrTooManyGames, rounds, len(openings), len(pairs), colours, MaxGames)
+	}
+	return &Schedule{Openings: openings, rounds: rounds, pairs: pairs, total: total, once: once}, nil
 }
+
+// Once reports whether every opening of every pairing is played once
+// (NewOnce) rather than twice.
+func (s *Schedule) Once() bool { return s.once }
 
 // mulCapped returns the product of factors (all positive) and true, or
 // false when it exceeds limit.
@@ -124,14 +148,36 @@ func mulCapped(limit int, factors ...int) (int, bool) {
 // Len returns the number of games.
 func (s *Schedule) Len() int { return s.total }
 
-// Pairs returns the number of colour-reversed pairs of games, Len()/2.
-func (s *Schedule) Pairs() int { return s.total / 2 }
+// Pairs returns the number of colour-reversed pairs of games: Len()/2, or
+// 0 when every opening is played once.
+func (s *Schedule) Pairs() int {
+	if s.once {
+		return 0
+	}
+	return s.total / 2
+}
+
+// units returns the number of units of two consecutive games (the last
+// may have one) by which slices are dealt: the colour-reversed pairs, or
+// two openings played once.
+func (s *Schedule) units() int { return (s.total + 1) / 2 }
 
 // Game returns the game with the given ID, and false when the schedule has
 // no such game.
 func (s *Schedule) Game(id int) (Scheduled, bool) {
 	if id < 1 || id > s.total {
 		return Scheduled{}, false
+	}
+	if s.once {
+		k := id - 1
+		perRound := len(s.Openings) * len(s.pairs)
+		round, rest := k/perRound+1, k%perRound
+		opening, p := rest/len(s.pairs), s.pairs[rest%len(s.pairs)]
+		g := Scheduled{ID: id, Round: round, Opening: opening, White: p.a, Black: p.b}
+		if (opening+round-1)%2 == 1 {
+			g.White, g.Black = p.b, p.a
+		}
+		return g, true
 	}
 	k := (id - 1) / 2 // the colour-reversed pair
 	perRound := len(s.Openings) * len(s.pairs)
@@ -165,8 +211,8 @@ func (s *Schedule) Slice(sh *Shard) iter.Seq[Scheduled] {
 		first, step = sh.Index, sh.Count
 	}
 	return func(yield func(Scheduled) bool) {
-		for k := first; k < s.Pairs(); k += step {
-			for id := 2*k + 1; id <= 2*k+2; id++ {
+		for k := first; k < s.units(); k += step {
+			for id := 2*k + 1; id <= min(2*k+2, s.total); id++ {
 				g, _ := s.Game(id)
 				if !yield(g) {
 					return
@@ -182,16 +228,23 @@ func (s *Schedule) SliceLen(sh *Shard) int {
 	if sh == nil {
 		return s.total
 	}
-	if sh.Index >= s.Pairs() {
+	u := s.units()
+	if sh.Index >= u {
 		return 0
 	}
-	return 2 * ((s.Pairs()-sh.Index-1)/sh.Count + 1)
+	n := 2 * ((u-sh.Index-1)/sh.Count + 1)
+	if s.total%2 == 1 && (u-1)%sh.Count == sh.Index {
+		n-- // the last unit has one game
+	}
+	return n
 }
 
 // Shard is one of Count slices of a schedule, numbered from 0: the k-th
 // colour-reversed pair of games (k from 0, in schedule order) belongs to
 // slice k mod Count. Every slice is thus an even sample of the schedule,
-// and both colours of a pairing and opening are always in one slice.
+// and both colours of a pairing and opening are always in one slice. A
+// schedule that plays every opening once (NewOnce) is dealt the same way,
+// two consecutive games at a time.
 type Shard struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
@@ -256,6 +309,9 @@ func (s *Schedule) FingerprintV2(gameName, preset string, settings []game.Settin
 	b = append(b, "rounds "...)
 	b = strconv.AppendInt(b, int64(s.rounds), 10)
 	b = append(b, '\n')
+	if s.once {
+		b = append(b, "once\n"...)
+	}
 	for _, o := range s.Openings {
 		b = appendOpening(append(b, "opening "...), o)
 		b = append(b, '\n')

@@ -7,6 +7,7 @@ import (
 
 	"github.com/arena-games/arena/arena/config"
 	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/openings"
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/arena/schedule"
 )
@@ -27,6 +28,7 @@ func NewManifest(cfg *config.Config, s *schedule.Schedule) *journal.Manifest {
 		Rounds:      cfg.Format.Rounds,
 		Bots:        cfg.BotNames(),
 		Players:     slices.Clone(cfg.Format.Players),
+		Once:        s.Once(),
 		Openings:    s.Openings,
 		SPRT:        sprtParams(cfg),
 		Setups:      botSetups(cfg),
@@ -54,4 +56,14 @@ func botSetups(cfg *config.Config) []journal.BotSetup {
 		}
 	}
 	return out
+}
+
+// Schedule lays out the schedule of cfg on its openings: schedule.New, or
+// schedule.NewOnce when the configuration plays every opening once.
+func Schedule(cfg *config.Config, openings []openings.Opening) (*schedule.Schedule, error) {
+	layout := schedule.New
+	if cfg.Openings.Once {
+		layout = schedule.NewOnce
+	}
+	return layout(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
 }

@@ -40,6 +40,11 @@ type Options struct {
 	// The output directory then holds that slice alone; game IDs stay
 	// those of the whole schedule.
 	Shard *schedule.Shard
+	// Until, when positive, plays only the games whose ID is at most
+	// Until: the tournament is played in stages, each run going further
+	// (as a sweep does, a batch of openings at a time). The directory
+	// still holds the whole schedule, and a run without Until finishes it.
+	Until int
 	// Observer, when set, follows the games as they are played (a live
 	// view); see Observer.
 	Observer Observer
@@ -83,7 +88,7 @@ type Progress interface {
 // ProgressStart is where a run starts from.
 type ProgressStart struct {
 	Name     string         // the tournament's name
-	Games    int            // scheduled games (of the slice, with Options.Shard)
+	Games    int            // scheduled games (of the slice, with Options.Shard; up to Options.Until)
 	Recorded int            // games already in the journal
 	Tally    *journal.Tally // their standings (a copy, for the progress to keep)
 	Test     string         // the sequential test's state, as in Recorded
@@ -146,7 +151,8 @@ type runner struct {
 	recorded int
 	tally    *journal.Tally
 	done     journal.IDs // the games in the journal
-	pending  int         // games of the slice not in the journal
+	pending  int         // games of the slice not in the journal (up to Options.Until)
+	goal     int         // games of the slice this run is to have recorded (up to Options.Until)
 	pgn      *os.File
 	logFile  *os.File
 	botLogs  []*engine.Log // one per bot, shared by its processes
@@ -180,7 +186,7 @@ func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, 
 	if err != nil {
 		return nil, err
 	}
-	sched, err := schedule.New(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	sched, err := Schedule(cfg, openings)
 	if errors.Is(err, schedule.ErrTooManyGames) {
 		return nil, cfg.KeyError([]string{"format", "rounds"}, err)
 	}
@@ -261,7 +267,19 @@ func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, 
 		return nil, err
 	}
 	r.recorded = r.done.Len()
-	r.pending = r.manifest.Games - r.recorded
+	r.goal, r.pending = r.manifest.Games, r.manifest.Games-r.recorded
+	if opts.Until > 0 {
+		r.goal, r.pending = 0, 0
+		for g := range r.sched.Slice(r.manifest.Shard) {
+			if g.ID > opts.Until {
+				break
+			}
+			r.goal++
+			if !r.done.Has(g.ID) {
+				r.pending++
+			}
+		}
+	}
 	if err := text.Commit(); err != nil {
 		return nil, err
 	}
@@ -333,6 +351,9 @@ func (r *runner) checkOutputDir(ctx context.Context) (*journal.Manifest, error) 
 func (r *runner) pendingGames() iter.Seq[schedule.Scheduled] {
 	return func(yield func(schedule.Scheduled) bool) {
 		for g := range r.sched.Slice(r.manifest.Shard) {
+			if r.opts.Until > 0 && g.ID > r.opts.Until {
+				return
+			}
 			if !r.done.Has(g.ID) && !yield(g) {
 				return
 			}
@@ -450,14 +471,14 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	}
 
 	if p := r.opts.Progress; p != nil {
-		p.Started(ProgressStart{Name: r.cfg.Name, Games: r.manifest.Games, Recorded: r.recorded, Tally: r.tally.Clone(), Test: r.sprt.Short()})
+		p.Started(ProgressStart{Name: r.cfg.Name, Games: r.goal, Recorded: r.goal - r.pending, Tally: r.tally.Clone(), Test: r.sprt.Short()})
 		r.started = true
 	}
 	name := r.cfg.Name
 	if sh := r.manifest.Shard; sh != nil {
 		name = fmt.Sprintf("%s, slice %s", name, sh)
 	}
-	r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.manifest.Games, workers, r.dir)
+	r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.goal, workers, r.dir)
 	for _, n := range r.notes {
 		r.logf("%s", n)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/openings"
 	"github.com/arena-games/arena/arena/schedule"
+	"github.com/arena-games/arena/arena/tournament"
 )
 
 // TestMatchIssueExample parses the example command line of the match
@@ -275,7 +276,7 @@ func configSchedule(t *testing.T, cfg *config.Config) *schedule.Schedule {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sched, err := schedule.New(cfg.Format.Kind, cfg.Format.Rounds, cfg.BotNames(), cfg.Format.Players, openings)
+	sched, err := tournament.Schedule(cfg, openings)
 	if err != nil {
 		t.Fatal(err)
 	}
