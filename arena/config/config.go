@@ -140,6 +140,10 @@ type OpeningsConfig struct {
 	Count int    `toml:"count"` // random openings: how many (default DefaultRandomCount)
 	Limit int    `toml:"limit"` // use only the first Limit openings (0 = all)
 	Once  bool   `toml:"once"`  // every opening once, not twice
+	// After, with Plies, leaves the first After plies of every game to
+	// the players: the random plies come after them, drawn as the game is
+	// played (openings.Deferred).
+	After int `toml:"after"`
 }
 
 // TimeControl is either a fixed time per move (Move) or a clock with Base
@@ -755,6 +759,12 @@ func (c *Config) validateOpenings() []error {
 	}
 	if o.Limit < 0 {
 		add("limit", "must not be negative, got %d", o.Limit)
+	}
+	if o.After < 0 {
+		add("after", "must not be negative, got %d", o.After)
+	}
+	if o.After > 0 && o.Plies == 0 {
+		add("after", "leaves plies to the players before random ones: set plies too")
 	}
 	if o.File != "" && o.Plies > 0 {
 		add("plies", "random openings and an opening file exclude each other")

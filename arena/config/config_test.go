@@ -176,6 +176,8 @@ func TestParseErrors(t *testing.T) {
 		{"zero concurrency", "concurrency = 0\n[game]\nname = \"cheversi\"\n" + twoBots, []string{"t.toml:1: concurrency: must be at least 1, got 0"}},
 		{"huge concurrency", "concurrency = 20000\n[game]\nname = \"cheversi\"\n" + twoBots, []string{"t.toml:1: concurrency: must be at most 1024, got 20000"}},
 		{"bad switch type", "[game]\nname = \"cheversi\"\n[game.rules]\ntouch = [1]\n" + twoBots, []string{"t.toml:4: game.rules.touch: want a string"}},
+		{"after without plies", "[game]\nname = \"cheversi\"\n[openings]\nafter = 2\n" + twoBots, []string{"t.toml:4: openings.after: leaves plies to the players before random ones: set plies too"}},
+		{"negative after", "[game]\nname = \"cheversi\"\n[openings]\nplies = 2\nafter = -1\n" + twoBots, []string{"t.toml:5: openings.after: must not be negative, got -1"}},
 		{"bad format", "[game]\nname = \"cheversi\"\n[format]\nkind = \"swiss\"\n" + twoBots, []string{"t.toml:4: format.kind: unknown format"}},
 		{"gauntlet player", "[game]\nname = \"cheversi\"\n[format]\nkind = \"gauntlet\"\nplayers = [\"zed\"]\n" + twoBots,
 			[]string{"t.toml:5: format.players: no bot is named \"zed\""}},

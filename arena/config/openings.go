@@ -32,6 +32,11 @@ func loadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) 
 		if list, err = openings.ReadFile(ctx, o.File, o.Deck, o.Limit); err != nil {
 			return nil, cfg.KeyError([]string{"openings", "file"}, fmt.Errorf("%s: %w", o.File, err))
 		}
+	case o.Plies > 0 && o.After > 0:
+		list, err = openings.Deferred(uint64(cfg.Seed), o.After, o.Plies, o.Count)
+		if err != nil {
+			return nil, cfg.KeyError([]string{"openings", "count"}, err)
+		}
 	case o.Plies > 0:
 		list, err = openings.Random(ctx, cfg.Rules, uint64(cfg.Seed), o.Plies, o.Count)
 		if err != nil {

@@ -156,7 +156,8 @@ func (m *Manifest) Compatible(other *Manifest) error {
 		return diff("the number of openings", len(m.Openings), len(other.Openings))
 	}
 	for i := range m.Openings {
-		if m.Openings[i].Name != other.Openings[i].Name || !slices.Equal(m.Openings[i].Moves, other.Openings[i].Moves) {
+		a, b := m.Openings[i], other.Openings[i]
+		if a.Name != b.Name || !slices.Equal(a.Moves, b.Moves) || a.After != b.After || a.Random != b.Random || a.Seed != b.Seed {
 			return diff(fmt.Sprintf("opening %d", i+1), m.Openings[i], other.Openings[i])
 		}
 	}

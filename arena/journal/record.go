@@ -83,6 +83,9 @@ type MoveRecord struct {
 	Move string      `json:"move"`
 	MS   float64     `json:"ms"`
 	Info *SearchInfo `json:"info,omitempty"`
+	// Random is set for a ply the arena played at random, of an opening
+	// drawn in play (openings.Opening.Random), not one the bot chose.
+	Random bool `json:"random,omitempty"`
 }
 
 // SearchInfo is what a bot reported about its search for one move: the

@@ -16,15 +16,36 @@ import (
 
 // Opening is a fixed sequence of plies from the start position that a game
 // begins with. Moves are in the game's canonical notation.
+//
+// An opening with Random plies is drawn as the game is played instead:
+// the players play its first After plies from the start position, then
+// the arena plays Random uniformly random legal plies, drawn from Seed,
+// and the players go on. Its Moves are empty. Such openings leave the
+// first plies, which some rules constrain, to the players, and still
+// make every game different (see Deferred).
 type Opening struct {
-	Name  string   `json:"name,omitempty"`
-	Moves []string `json:"moves"`
+	Name   string   `json:"name,omitempty"`
+	Moves  []string `json:"moves"`
+	After  int      `json:"after,omitempty"`
+	Random int      `json:"random,omitempty"`
+	Seed   uint64   `json:"seed,omitempty"`
 }
+
+// Deferred reports whether the opening's plies are drawn as the game is
+// played (Random plies after the players' first After).
+func (o Opening) Deferred() bool { return o.Random > 0 }
+
+// RandomPly reports whether the ply of the given number (from 1 at the
+// start position) is one the arena plays at random.
+func (o Opening) RandomPly(ply int) bool { return ply > o.After && ply <= o.After+o.Random }
 
 // String returns the opening's name, or its moves when it has none.
 func (o Opening) String() string {
 	if o.Name != "" {
 		return o.Name
+	}
+	if o.Deferred() {
+		return fmt.Sprintf("%d random plies after %d (seed %d)", o.Random, o.After, o.Seed)
 	}
 	if len(o.Moves) == 0 {
 		return "start position"
@@ -147,6 +168,9 @@ func errTooManyOpenings() error {
 // them in canonical notation. It fails when a move is not legal or when the
 // game is over after the opening.
 func Canonicalize(rules game.Rules, o *Opening) error {
+	if o.Deferred() && len(o.Moves) > 0 {
+		return fmt.Errorf("%w: an opening drawn in play has no moves of its own", ErrInvalid)
+	}
 	st := rules.Start()
 	for i, text := range o.Moves {
 		m, err := game.PlayText(st, text)
@@ -344,6 +368,47 @@ func Random(ctx context.Context, rules game.Rules, seed uint64, plies, count int
 		out = append(out, Opening{Name: fmt.Sprintf("random %d", len(out)+1), Moves: moves})
 	}
 	return out, nil
+}
+
+// Deferred returns count openings whose random plies are drawn as the
+// games are played: after the players' first after plies, plies random
+// plies, each opening with its own seed drawn from seed. The same
+// arguments give the same openings, and so the same random plies wherever
+// the players' plies are the same: variants of a game played on them are
+// paired by opening.
+func Deferred(seed uint64, after, plies, count int) ([]Opening, error) {
+	if after < 0 || plies <= 0 || count <= 0 {
+		return nil, fmt.Errorf("%w: deferred random openings need plies and count above zero, and after not below", ErrInvalid)
+	}
+	if count > Max {
+		return nil, fmt.Errorf("%w: %d openings asked for, more than the %d a tournament takes", ErrInvalid, count, Max)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6465666572726564)) // stream: "deferred"
+	out := make([]Opening, count)
+	for i := range out {
+		out[i] = Opening{Name: fmt.Sprintf("random %d after %d", i+1, after), Moves: []string{}, After: after, Random: plies, Seed: rng.Uint64()}
+	}
+	return out, nil
+}
+
+// Player returns the random source of the plies of a deferred opening, the
+// same for every game played on it.
+func (o Opening) Player() *rand.Rand {
+	return rand.New(rand.NewPCG(o.Seed, 0x706c69657321)) // stream: "plies!"
+}
+
+// PlayRandom plays one uniformly random legal ply of st drawn from rng and
+// returns its text; ok is false when st has no legal move.
+func PlayRandom(st game.State, rng *rand.Rand) (text string, ok bool, err error) {
+	legal := st.LegalMoves(nil)
+	if len(legal) == 0 {
+		return "", false, nil
+	}
+	m := legal[rng.IntN(len(legal))]
+	if err := st.Play(m); err != nil {
+		return "", false, err
+	}
+	return m.String(), true, nil
 }
 
 // countOpenings counts the distinct openings of plies plies (move

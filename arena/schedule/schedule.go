@@ -411,5 +411,9 @@ func fingerprintHead(b []byte, version, gameName, preset string, settings []game
 func appendOpening(b []byte, o openings.Opening) []byte {
 	b = strconv.AppendQuote(b, o.Name)
 	b = append(b, ' ')
-	return strconv.AppendQuote(b, strings.Join(o.Moves, " "))
+	b = strconv.AppendQuote(b, strings.Join(o.Moves, " "))
+	if o.Deferred() {
+		b = fmt.Appendf(b, " random %d after %d seed %d", o.Random, o.After, o.Seed)
+	}
+	return b
 }

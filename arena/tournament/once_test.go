@@ -3,10 +3,14 @@ package tournament_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/pgn"
 	"github.com/arena-games/arena/arena/tournament"
 )
 
@@ -82,5 +86,54 @@ func TestOnceInStages(t *testing.T) {
 	_, err = tournament.Run(context.Background(), twice, tournament.Options{Out: out})
 	if !errors.Is(err, journal.ErrScheduleChanged) || !strings.Contains(err.Error(), "once") {
 		t.Errorf("resuming with the openings played twice: %v, want a changed schedule naming once", err)
+	}
+}
+
+// TestDeferredOpenings: the players play the first plies, the arena the
+// random ones after them, the same on every run of the same opening and
+// marked in the record; the games replay.
+func TestDeferredOpenings(t *testing.T) {
+	body := strings.Replace(onceBody, "count = 7", "count = 6\nafter = 2", 1)
+	path := writeConfig(t, body, "deferred", testBot{"a", "first"}, testBot{"b", "first"})
+	cfg := loadConfig(t, path)
+	var runs [2][]journal.Record
+	for i := range runs {
+		out := t.TempDir()
+		if _, err := tournament.Run(context.Background(), cfg, tournament.Options{Out: out}); err != nil {
+			t.Fatal(err)
+		}
+		text, err := os.ReadFile(filepath.Join(out, pgn.FileName("cheversi")))
+		if n := strings.Count(string(text), "{random ply}"); err != nil || n != 2*6 {
+			t.Errorf("the game file marks %d random plies (%v), want 12", n, err)
+		}
+		runs[i] = readRecords(t, out) // replays every game
+		slices.SortFunc(runs[i], func(a, b journal.Record) int { return a.ID - b.ID })
+	}
+	distinct := map[string]bool{}
+	for k, r := range runs[0] {
+		if len(r.Opening.Moves) != 0 || len(r.Moves) < 4 {
+			t.Fatalf("game %d: opening %v, %d moves", r.ID, r.Opening.Moves, len(r.Moves))
+		}
+		for j, m := range r.Moves[:4] {
+			if m.Random != (j >= 2) {
+				t.Errorf("game %d, ply %d (%s): random %v, want the players' first two plies and the arena's next two", r.ID, j+1, m.Move, m.Random)
+			}
+		}
+		// "first" plays the first legal move: the players' plies are the
+		// same in every game, the random ones differ with the opening.
+		if r.Moves[0].Move != runs[0][0].Moves[0].Move || r.Moves[1].Move != runs[0][0].Moves[1].Move {
+			t.Errorf("game %d: the players opened %s %s, game 1 %s %s", r.ID, r.Moves[0].Move, r.Moves[1].Move,
+				runs[0][0].Moves[0].Move, runs[0][0].Moves[1].Move)
+		}
+		distinct[r.Moves[2].Move+" "+r.Moves[3].Move] = true
+		other := runs[1][k]
+		for j := range 4 {
+			if other.Moves[j].Move != r.Moves[j].Move || other.Moves[j].Random != r.Moves[j].Random {
+				t.Errorf("game %d, ply %d: %s on one run, %s on the other", r.ID, j+1, r.Moves[j].Move, other.Moves[j].Move)
+			}
+		}
+	}
+	if len(distinct) < 4 {
+		t.Errorf("the random plies of 6 openings take %d forms, want them to differ", len(distinct))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"time"
@@ -224,12 +225,31 @@ func (gp *gamePlay) playOut(ctx context.Context, op openings.Opening) bool {
 	var (
 		legalMoves []game.Move
 		legalText  []string
+		random     *rand.Rand // the arena's plies of a deferred opening
 	)
 	for {
 		out := st.Outcome()
 		if out.Over() {
 			gp.finish(ctx, out.Result, out.Reason, nil, out.Scores)
 			return true
+		}
+		if op.RandomPly(st.Ply() + 1) {
+			if random == nil {
+				random = op.Player()
+			}
+			text, ok, err := openings.PlayRandom(st, random)
+			if err == nil && !ok {
+				err = errors.New("no legal move in a game that is not over")
+			}
+			if err != nil {
+				return gp.abandon(ctx, fmt.Errorf("random ply %d: %w", st.Ply()+1, err))
+			}
+			moves = append(moves, text)
+			gp.rec.Moves = append(gp.rec.Moves, journal.MoveRecord{Move: text, Random: true})
+			if o := r.opts.Observer; o != nil {
+				o.Moved(gp.rec.ID, gp.rec.Moves[len(gp.rec.Moves)-1])
+			}
+			continue
 		}
 		side := st.Turn()
 		e := gp.eng[side]

@@ -51,6 +51,9 @@ func (s *searchSums) add(r *journal.Record) {
 			continue
 		}
 		m := &r.Moves[j]
+		if m.Random {
+			continue // the arena's ply, not the bot's
+		}
 		b.moves++
 		b.ms += m.MS
 		in := m.Info
