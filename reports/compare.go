@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/rating"
 )
 
@@ -135,7 +136,6 @@ func Compare(entries []CompareEntry, baseline int, confidence float64) (*Compari
 	}
 	z := rating.Quantile(confidence)
 	c := &Comparison{Confidence: confidence, Baseline: baseline, Rows: make([]CompareRow, len(entries))}
-	cheversi := false
 	for i, e := range entries {
 		r := CompareRow{CompareEntry: e, Games: e.Counts.Games()}
 		if r.Games > 0 {
@@ -151,7 +151,9 @@ func Compare(entries []CompareEntry, baseline int, confidence float64) (*Compari
 			r.Decisive = 1 - r.DrawRatio
 		}
 		c.Rows[i] = r
-		cheversi = cheversi || e.Game == "cheversi"
+		if c.Reference == nil {
+			c.Reference = compareReference(e.Game, confidence)
+		}
 	}
 	base := c.Rows[baseline]
 	for i := range c.Rows {
@@ -171,13 +173,30 @@ func Compare(entries []CompareEntry, baseline int, confidence float64) (*Compari
 		}
 		r.Diff, r.DiffLow, r.DiffHigh, r.DiffP = &d, &lo, &hi, &p
 	}
-	if cheversi {
-		ref := rating.CheversiHumanReference()
-		w := rating.WDL{Wins: ref.Wins, Draws: ref.Draws, Losses: ref.Losses}
-		lo, hi := w.ScoreInterval(confidence)
-		c.Reference = &CompareReference{Label: ref.Label, Preset: "cheversi", Counts: w, Score: w.Score(), Low: lo, High: hi}
-	}
 	return c, nil
+}
+
+// compareReference returns the side balance of games played elsewhere that
+// the named game knows under one of its presets (game.Referenced: human
+// games under the cheversi preset), nil when it knows none.
+func compareReference(gameName string, confidence float64) *CompareReference {
+	presets, _ := games.Presets(gameName)
+	for _, p := range presets {
+		r, err := games.New(gameName, p, nil)
+		if err != nil {
+			continue
+		}
+		ref, ok := r.(game.Referenced)
+		if !ok {
+			continue
+		}
+		if b, ok := ref.SideReference(); ok {
+			w := rating.WDL{Wins: b.Wins, Draws: b.Draws, Losses: b.Losses}
+			lo, hi := w.ScoreInterval(confidence)
+			return &CompareReference{Label: b.Label, Preset: r.Preset(), Counts: w, Score: w.Score(), Low: lo, High: hi}
+		}
+	}
+	return nil
 }
 
 // compareTable is the comparison as a table: one row per tournament, then

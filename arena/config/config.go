@@ -20,7 +20,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/arena-games/arena/arena/checkers"
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
@@ -107,7 +106,7 @@ func (s *SPRTConfig) Params() rating.SPRTParams {
 
 // GameConfig selects the game and its rule set.
 type GameConfig struct {
-	Name   string `toml:"name"`   // "cheversi" or "checkers"
+	Name   string `toml:"name"`   // a registered game (games.Names): "cheversi" or "checkers"
 	Preset string `toml:"preset"` // "" = the game's default preset
 	// Rules overrides individual switches of the preset; values may be
 	// strings, booleans or integers.
@@ -643,8 +642,8 @@ func (c *Config) validateRules() []error {
 		switch {
 		case a.v == 0:
 			continue
-		case c.Game.Name != "checkers":
-			errs = append(errs, c.KeyError([]string{"adjudication", a.key}, fmt.Errorf("applies to checkers only")))
+		case !hasSwitch(c.Game.Name, a.name):
+			errs = append(errs, c.KeyError([]string{"adjudication", a.key}, onlyFor(func(r game.Rules) bool { return hasSwitch(r.Game(), a.name) })))
 			continue
 		case a.v < 0:
 			adjOverrides = append(adjOverrides, game.Setting{Key: a.name, Value: "0"})
@@ -683,8 +682,10 @@ func (c *Config) validateRules() []error {
 		}
 		c.Game.overrides = all
 	}
-	if cr, ok := rules.(*checkers.Rules); ok && cr.Repetition() == 0 && cr.QuietMoves() == 0 && cr.MaxPlies() == 0 {
-		return []error{c.KeyError([]string{"adjudication"}, errors.New("repetition, quiet_moves and max_plies are all off: a game could go on forever; keep at least one"))}
+	if t, ok := rules.(game.Terminating); ok {
+		if err := t.Terminates(); err != nil {
+			return []error{c.KeyError([]string{"adjudication"}, err)}
+		}
 	}
 	c.Rules = rules
 	return nil
@@ -697,10 +698,15 @@ func (c *Config) validateAgreement() []error {
 		errs = append(errs, c.KeyError([]string{"adjudication", key}, fmt.Errorf(format, args...)))
 	}
 	a := &c.Adjudication
+	agrees := func(r game.Rules) bool {
+		ag, ok := r.(game.Agreement)
+		return ok && ag.AdjudicatesByAgreement()
+	}
+	byAgreement := gameHas(c.Game.Name, agrees)
 	if a.Resign != nil {
 		switch {
-		case c.Game.Name != "checkers":
-			add("resign", "applies to checkers only")
+		case !byAgreement:
+			add("resign", "%v", onlyFor(agrees))
 		case a.Resign.Score <= 0:
 			add("resign", "score must be more than 0 (the winner's score and minus the loser's, in the bots' unit), got %d", a.Resign.Score)
 		case a.Resign.Moves < 1:
@@ -709,8 +715,8 @@ func (c *Config) validateAgreement() []error {
 	}
 	if a.Draw != nil {
 		switch {
-		case c.Game.Name != "checkers":
-			add("draw", "applies to checkers only")
+		case !byAgreement:
+			add("draw", "%v", onlyFor(agrees))
 		case a.Draw.Score < 0:
 			add("draw", "score must not be negative, got %d", a.Draw.Score)
 		case a.Draw.Moves < 1:
@@ -720,6 +726,32 @@ func (c *Config) validateAgreement() []error {
 		}
 	}
 	return errs
+}
+
+// gameHas reports whether the default rules of the named game satisfy
+// has (false for an unknown game).
+func gameHas(name string, has func(game.Rules) bool) bool {
+	r, err := games.Default(name)
+	return err == nil && has(r)
+}
+
+// hasSwitch reports whether the named game's rules have the switch key.
+func hasSwitch(name, key string) bool {
+	return gameHas(name, func(r game.Rules) bool {
+		return slices.ContainsFunc(r.Settings(), func(s game.Setting) bool { return s.Key == key })
+	})
+}
+
+// hasBallots reports whether rules have a table of standard openings.
+func hasBallots(r game.Rules) bool {
+	_, ok := r.(game.Ballots)
+	return ok
+}
+
+// onlyFor is the error for a key that applies only to the games whose
+// rules satisfy has: "applies to checkers only".
+func onlyFor(has func(game.Rules) bool) error {
+	return fmt.Errorf("applies to %s only", strings.Join(games.With(has), " or "))
 }
 
 // settingValue renders a TOML scalar as a rule switch or option value.
@@ -775,8 +807,8 @@ func (c *Config) validateOpenings() []error {
 	if o.Plies > 0 && o.Deck != "" {
 		add("deck", "selects ballots, not random openings")
 	}
-	if o.Deck != "" && o.File == "" && c.Game.Name != "checkers" {
-		add("deck", "selects ACF ballots, which are checkers openings (give an opening file for %s)", c.Game.Name)
+	if o.Deck != "" && o.File == "" && !gameHas(c.Game.Name, hasBallots) {
+		add("deck", "selects ACF ballots, which are %s openings (give an opening file for %s)", strings.Join(games.With(hasBallots), " or "), c.Game.Name)
 	}
 	if o.Plies > 0 && o.Count == 0 {
 		o.Count = DefaultRandomCount

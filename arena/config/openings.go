@@ -3,8 +3,10 @@ package config
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/openings"
 )
 
@@ -48,7 +50,7 @@ func loadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) 
 		}
 	default:
 		if o.Deck != "" {
-			return nil, cfg.KeyError([]string{"openings", "deck"}, fmt.Errorf("%w: ballots are checkers openings", openings.ErrInvalid))
+			return nil, cfg.KeyError([]string{"openings", "deck"}, fmt.Errorf("%w: ballots are %s openings", openings.ErrInvalid, strings.Join(games.With(hasBallots), " or ")))
 		}
 		list = []openings.Opening{{Name: "start position", Moves: []string{}}}
 	}

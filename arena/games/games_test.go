@@ -124,3 +124,26 @@ func TestPlayText(t *testing.T) {
 		}
 	}
 }
+
+func TestRegister(t *testing.T) {
+	if err := games.Register(games.Game{Name: "checkers", Presets: []string{"x"}, New: func(string, []game.Setting) (game.Rules, error) { return nil, nil }}); !errors.Is(err, games.ErrRegistered) {
+		t.Errorf("Register of a taken name: err = %v, want ErrRegistered", err)
+	}
+	if err := games.Register(games.Game{Name: "nameless"}); err == nil {
+		t.Errorf("Register of a game without presets or New: no error")
+	}
+	a, err := games.Default("checkers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := games.Default("checkers"); a != b || a.Preset() != "american" {
+		t.Errorf("Default: %v then %v; want the american rules, built once", a, b)
+	}
+	if _, err := games.Default("chess"); !errors.Is(err, game.ErrBadRules) {
+		t.Errorf("Default(chess): err = %v, want ErrBadRules", err)
+	}
+	ballots := games.With(func(r game.Rules) bool { _, ok := r.(game.Ballots); return ok })
+	if fmt.Sprint(ballots) != "[checkers]" {
+		t.Errorf("games with ballots: %v, want [checkers]", ballots)
+	}
+}

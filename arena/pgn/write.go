@@ -10,26 +10,42 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/journal"
 
 	"github.com/arena-games/arena/arena/game"
 )
 
 // FileName returns the name of the file holding a game's games in text
-// form: "games.pdn" for checkers, "games.pgn" otherwise.
+// form: "games.pdn" for a game written in PDN (game.PDN: checkers),
+// "games.pgn" otherwise.
 func FileName(gameName string) string {
-	if gameName == "checkers" {
+	if _, ok := pdnGameType(gameName); ok {
 		return "games.pdn"
 	}
 	return "games.pgn"
+}
+
+// pdnGameType returns the PDN GameType of a game written in PDN; ok is
+// false for a game written in PGN (or unknown).
+func pdnGameType(gameName string) (string, bool) {
+	r, err := games.Default(gameName)
+	if err != nil {
+		return "", false
+	}
+	if p, ok := r.(game.PDN); ok {
+		return p.PDNGameType(), true
+	}
+	return "", false
 }
 
 // AppendRecord appends rec as one PGN game (PDN for checkers) followed by
 // a blank line. The tags White, Black and Result are the players of the
 // real colours and the result from White's side; Opening names the opening
 // and OpeningMoves lists its moves; the move text holds the opening and the
-// played moves and ends with the result token. Checkers
-// games carry GameType "21"; other games a Variant tag naming the preset.
+// played moves and ends with the result token. Games written in PDN carry
+// their GameType ("21" for checkers); other games a Variant tag naming the
+// preset.
 func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 	tag := func(name, value string) {
 		b = append(b, '[')
@@ -49,8 +65,8 @@ func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 	tag("White", rec.White)
 	tag("Black", rec.Black)
 	tag("Result", rec.Result)
-	if rec.Game == "checkers" {
-		tag("GameType", "21")
+	if gt, ok := pdnGameType(rec.Game); ok {
+		tag("GameType", gt)
 	} else {
 		tag("Variant", rec.Preset)
 	}

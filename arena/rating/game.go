@@ -180,7 +180,8 @@ type Options struct {
 	// DefaultConfidence.
 	Confidence float64
 	// Reference, when not nil, is a side-balance figure from elsewhere that
-	// the Analysis sets beside its own (see CheversiHumanReference).
+	// the Analysis sets beside its own (human games of Cheversi, say; see
+	// game.Referenced).
 	Reference *Reference
 }
 
@@ -227,22 +228,4 @@ func (r Reference) validate() error {
 		return fmt.Errorf("%w: reference %q has no games", ErrBadOptions, r.Label)
 	}
 	return nil
-}
-
-// CheversiHumanReference returns the outcome of 8951 games between people
-// under the cheversi preset, as published by the BrainKing game site: White
-// (the first mover) won 3023 (33.77 %), Black 5553 (62.04 %), and 375
-// (4.19 %) were drawn. Those games start from the empty board and are
-// played by people; bots that start from random openings are another
-// population, and Source says so.
-func CheversiHumanReference() *Reference {
-	return &Reference{
-		Label: "human games on BrainKing",
-		Source: "8951 games between people on the BrainKing game site, each from the empty board " +
-			"(White won 33.77 %, Black 62.04 %, 4.19 % drawn); bots playing from random openings are " +
-			"another population, so the two columns compare rule sets only loosely",
-		Wins:   3023,
-		Draws:  375,
-		Losses: 5553,
-	}
 }

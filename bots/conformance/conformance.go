@@ -550,7 +550,8 @@ func (c *checker) playGame(ctx context.Context, rules game.Rules, color game.Col
 	k := c.newClock(!secondGame)
 	var moves []string
 	botMoves := 0
-	for !st.Outcome().Over() && (rules.Game() == "cheversi" || st.Ply() < c.cfg.MaxPlies) {
+	_, short := gameLength(rules)
+	for !st.Outcome().Over() && (short || st.Ply() < c.cfg.MaxPlies) {
 		var m game.Move
 		if st.Turn() == color {
 			m, err = c.askMove(ctx, e, st, "", moves, k)
@@ -625,12 +626,23 @@ func playMoves(st game.State, moves []string) error {
 	return nil
 }
 
-// midPlies returns how deep into a game the position checks go.
+// midPlies returns how deep into a game the position checks go: to the
+// middle of a game of a fixed length (ply 7 of Cheversi's 16), else to ply
+// 15.
 func midPlies(rules game.Rules) int {
-	if rules.Game() == "cheversi" {
-		return 7
+	if n, ok := gameLength(rules); ok {
+		return n/2 - 1
 	}
 	return 15
+}
+
+// gameLength returns the most plies a game lasts under rules, when the
+// game fixes it (game.Lengthed): such a game is played to its end.
+func gameLength(rules game.Rules) (int, bool) {
+	if l, ok := rules.(game.Lengthed); ok {
+		return l.GameLength(), true
+	}
+	return 0, false
 }
 
 // oneMove asks the shared process for a move in st, the position

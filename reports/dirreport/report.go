@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/pgn"
 
@@ -281,26 +282,39 @@ func (b *reportBuilder) write(dir string, jf io.ReaderAt) (*Report, error) {
 }
 
 // RatingOptions returns the rating options for a tournament: the defaults,
-// plus the side balance of human play as a reference when the games are
-// Cheversi under the unmodified cheversi preset.
+// plus the side balance of games played elsewhere under its rules as a
+// reference, when its game knows one (game.Referenced: human games under
+// the unmodified cheversi preset).
 func RatingOptions(m *journal.Manifest) rating.Options {
 	return rating.Options{Reference: Reference(m.Game, m.Preset, journal.RulesText(m.Rules))}
 }
 
 // Reference returns the side-balance figure from elsewhere that the
-// reports set beside a tournament's games of game under the preset with
-// the given rules (as the Rules tag of the arena's PGN writes them): the
-// outcome of human play when the games are Cheversi under the unmodified
-// cheversi preset; nil otherwise.
-func Reference(game, preset, rules string) *rating.Reference {
-	if game != "cheversi" || preset != "cheversi" {
-		return nil
-	}
-	r, err := games.New(game, preset, nil)
+// reports set beside a tournament's games of the named game under the
+// preset with the given rules (as the Rules tag of the arena's PGN writes
+// them): what the game's rules of that preset, unmodified, know of games
+// played elsewhere (game.Referenced); nil when the rules are not the
+// preset's as it is, or know none.
+func Reference(gameName, preset, rules string) *rating.Reference {
+	r, err := games.New(gameName, preset, nil)
 	if err != nil || journal.RulesText(r.Settings()) != rules {
 		return nil
 	}
-	return rating.CheversiHumanReference()
+	return reference(r)
+}
+
+// reference returns what rules know of games played elsewhere, nil when
+// they know nothing.
+func reference(r game.Rules) *rating.Reference {
+	ref, ok := r.(game.Referenced)
+	if !ok {
+		return nil
+	}
+	b, ok := ref.SideReference()
+	if !ok {
+		return nil
+	}
+	return &rating.Reference{Label: b.Label, Source: b.Source, Wins: b.Wins, Draws: b.Draws, Losses: b.Losses}
 }
 
 // ReportMeta describes a tournament for the reports: what it is, how many

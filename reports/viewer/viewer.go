@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/arena-games/arena/arena/checkers"
-	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
 )
 
@@ -128,38 +126,17 @@ func Step(st game.State, text string) (Ply, error) {
 // Start describes the position of st without a move (the first Ply).
 func Start(st game.State) Ply { return describe(st, Ply{Text: st.Text()}, nil) }
 
-// describe adds what the rules say about st (after m, nil for none) to p.
+// describe adds what the rules say about st (after m, nil for none) to p:
+// the squares m touched (game.Highlighter) and the scores
+// (game.Scorer).
 func describe(st game.State, p Ply, m game.Move) Ply {
-	switch s := st.(type) {
-	case *cheversi.State:
-		pos := s.Position()
-		if sq, ok := pos.Last(); ok && m != nil {
-			p.Marks = []int{int(sq)}
-		}
-		empty := ^(pos.Occupied(game.White) | pos.Occupied(game.Black))
-		p.Scores = &[2]int{pos.Score(game.White), pos.Score(game.Black)}
-		p.Attacked = &[2]string{hex64(pos.Attacked(game.White) & empty), hex64(pos.Attacked(game.Black) & empty)}
-	case *checkers.State:
-		var cm checkers.Move
-		switch v := m.(type) {
-		case checkers.Move:
-			cm = v
-		case *checkers.Move:
-			cm = *v
-		default:
-			return p
-		}
-		p.Marks = append(p.Marks, cm.From())
-		if cm.IsCapture() {
-			for i := range cm.Jumps() {
-				p.Marks = append(p.Marks, cm.Landing(i))
-			}
-			for sq := range cm.Captured().All() {
-				p.Captured = append(p.Captured, sq)
-			}
-		} else {
-			p.Marks = append(p.Marks, cm.To())
-		}
+	if h, ok := st.(game.Highlighter); ok && m != nil {
+		p.Marks, p.Captured = h.Highlight(m)
+	}
+	if sc, ok := st.(game.Scorer); ok {
+		scores, attacked := sc.Standing()
+		p.Scores = &scores
+		p.Attacked = &[2]string{hex64(attacked[game.White]), hex64(attacked[game.Black])}
 	}
 	return p
 }
