@@ -53,6 +53,7 @@ type solveFlags struct {
 	dir                string
 	cut, jobs, split   int
 	census             int
+	status             bool
 	shard              string
 }
 
@@ -81,6 +82,7 @@ func runSolve(ctx context.Context, args []string) error {
 	fs.IntVar(&f.split, "split", 2, "with --shard: the ply whose positions are dealt to the slices")
 	fs.BoolVar(&f.quiet, "quiet", false, "with --dir: print only the result")
 	fs.IntVar(&f.census, "census", -1, "solve every position `PLY` plies into the game")
+	fs.BoolVar(&f.status, "status", false, "with --dir: print what is solved so far, and solve nothing")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -124,6 +126,9 @@ func runSolve(ctx context.Context, args []string) error {
 	}
 	if f.jobs < 1 {
 		return usagef("--jobs %d: want at least 1", f.jobs)
+	}
+	if f.status {
+		return solveStatus(out, rules, &root, f)
 	}
 	return solveUnits(ctx, out, rules, &root, mem, f)
 }
@@ -485,5 +490,42 @@ func runSolveCheck(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	fmt.Printf("checked in %s\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// solveStatus prints what the results in f.dir tell of root and its moves.
+func solveStatus(out io.Writer, rules *cheversi.Rules, root *cheversi.Position, f solveFlags) error {
+	files, err := filepath.Glob(filepath.Join(f.dir, "*.txt"))
+	if err != nil {
+		return err
+	}
+	res, err := solve.ReadResults(rules, files...)
+	if err != nil {
+		return err
+	}
+	var units int
+	var cpu float64
+	var positions uint64
+	for _, e := range res.Entries() {
+		if e.Positions > 0 {
+			units++
+			cpu += e.Seconds
+			positions += e.Positions
+		}
+	}
+	st := solve.StatusOf(res, root, f.cut)
+	fmt.Fprintf(out, "%s: %d units solved (%d positions, %.2f h CPU)\n", root.Text(), units, positions, cpu/3600)
+	if st.Known {
+		fmt.Fprintf(out, "value: %s (%s for %s, to move)\n", verdict(root, st.Value), st.Value, root.Turn())
+	} else {
+		fmt.Fprintf(out, "value: not known yet; %d units needed next\n", st.Frontier)
+	}
+	for _, m := range st.Moves {
+		v := "not known yet"
+		if m.Known {
+			v = m.Value.String() + " for " + root.Turn().String()
+		}
+		fmt.Fprintf(out, "  %-6s %s\n", m.Move, v)
+	}
 	return nil
 }

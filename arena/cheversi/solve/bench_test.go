@@ -19,9 +19,17 @@ var benchUnits = []string{
 // BenchmarkSolveUnit solves work units of the whole game's solve, each
 // with an empty table: positions/op is what one unit costs.
 func BenchmarkSolveUnit(b *testing.B) {
-	for _, etc := range []int{0, 8, 10, 12} {
+	for _, etc := range []int{8, 10} {
 		b.Run(fmt.Sprint("etc", etc), func(b *testing.B) { benchUnit(b, etc) })
 	}
+}
+
+func BenchmarkSolveUnitPlain(b *testing.B) {
+	benchUnit(b, 8)
+}
+
+func BenchmarkSolveUnitLastTwo(b *testing.B) {
+	benchUnit(b, 10)
 }
 
 func benchUnit(b *testing.B, etc int) {
@@ -43,6 +51,7 @@ func benchUnit(b *testing.B, etc int) {
 		t.Clear()
 		s := NewSolver(SolverOptions{Table: t})
 		s.s.etcPlies = etc
+		s.s.lastTwo = etc == 10
 		p := ps[i%len(ps)]
 		if _, err := s.Solve(b.Context(), &p); err != nil {
 			b.Fatal(err)
@@ -51,4 +60,40 @@ func benchUnit(b *testing.B, etc int) {
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "positions/op")
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "positions/s")
+}
+
+// BenchmarkSolvePly8 solves positions two plies below the work units.
+func BenchmarkSolvePly8(b *testing.B) {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ps []cheversi.Position
+	for _, text := range benchUnits {
+		p, err := rules.ParsePosition(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 3 {
+			q := p
+			for q.Ply() < 8 {
+				ms := q.GenerateMoves(nil)
+				q.Play(ms[(i*7)%len(ms)])
+			}
+			ps = append(ps, q)
+		}
+	}
+	t := NewTable(16 << 20)
+	var n uint64
+	for i := 0; i < b.N; i++ {
+		for _, p := range ps {
+			t.Clear()
+			s := NewSolver(SolverOptions{Table: t})
+			if _, err := s.Solve(b.Context(), &p); err != nil {
+				b.Fatal(err)
+			}
+			n += s.TotalPositions()
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "positions/op")
 }

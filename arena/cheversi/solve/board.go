@@ -18,6 +18,7 @@ type board struct {
 	slider  uint16                             // bit i: piece i slides (Q, R, B)
 	black   uint16                             // bit i: piece i is Black's
 	att     [cheversi.MaxPlies]uint64          // squares each attacks (sliders up to the first piece)
+	dirs    [cheversi.MaxPlies]uint8           // the ray directions of each slider (bit d for direction d)
 	occ     uint64
 	squares bool // scoring "squares"
 	// margin is White's score minus Black's over the empty squares now.
@@ -36,6 +37,7 @@ func newBoard(p *cheversi.Position) board {
 				i := b.n
 				b.sq[i] = sq
 				b.att[i] = cheversi.Attacks(k, sq, occ)
+				b.dirs[i] = pieceDirs[k]
 				if k != cheversi.King && k != cheversi.Knight {
 					b.slider |= 1 << i
 				}
@@ -102,6 +104,7 @@ func (b *board) play(m cheversi.Move) {
 	i := b.n
 	b.sq[i] = s
 	b.att[i] = cheversi.Attacks(k, s, b.occ)
+	b.dirs[i] = pieceDirs[k]
 	if k != cheversi.King && k != cheversi.Knight {
 		b.slider |= 1 << i
 	}
@@ -159,4 +162,74 @@ func (b *board) attackersOf(bit uint64) uint16 {
 		}
 	}
 	return a
+}
+
+// Ray directions: the first four increase the square index.
+const (
+	dirN = iota
+	dirE
+	dirNE
+	dirNW
+	dirS
+	dirW
+	dirSW
+	dirSE
+)
+
+// rays[d][sq] holds the squares from sq (excluded) to the edge of the board
+// in direction d; pieceDirs the directions each kind slides in.
+var (
+	rays      [8][cheversi.NumSquares]uint64
+	pieceDirs = [cheversi.NumPieces]uint8{
+		cheversi.Queen:  0xff,
+		cheversi.Rook:   1<<dirN | 1<<dirE | 1<<dirS | 1<<dirW,
+		cheversi.Bishop: 1<<dirNE | 1<<dirNW | 1<<dirSW | 1<<dirSE,
+	}
+)
+
+func init() {
+	step := [8][2]int{{0, 1}, {1, 0}, {1, 1}, {-1, 1}, {0, -1}, {-1, 0}, {-1, -1}, {1, -1}}
+	for sq := range cheversi.NumSquares {
+		for d, st := range step {
+			f, r := sq&7+st[0], sq>>3+st[1]
+			for ; f >= 0 && f < 8 && r >= 0 && r < 8; f, r = f+st[0], r+st[1] {
+				rays[d][sq] |= 1 << (r*8 + f)
+			}
+		}
+	}
+}
+
+// lossTable sets loss[x], for each empty square x, to what White's pieces
+// would lose, minus what Black's would, if x filled: a point for each piece
+// attacking x and, for a slider, one for each empty square it sees past x.
+// Entries of occupied squares are left as they are.
+func (b *board) lossTable(loss *[cheversi.NumSquares]int16) {
+	b.lossTableOn(loss, ^b.occ)
+}
+
+// lossTableOn is lossTable for the empty squares of mask only.
+func (b *board) lossTableOn(loss *[cheversi.NumSquares]int16, mask uint64) {
+	empty := ^b.occ
+	want := empty & mask
+	for i := range b.n {
+		sign := int16(1)
+		if b.black>>i&1 != 0 {
+			sign = -1
+		}
+		if b.slider>>i&1 == 0 {
+			for a := b.att[i] & want; a != 0; a &= a - 1 {
+				loss[bits.TrailingZeros64(a)] += sign
+			}
+			continue
+		}
+		sq := b.sq[i]
+		for ds := b.dirs[i]; ds != 0; ds &= ds - 1 {
+			d := bits.TrailingZeros8(ds)
+			seg := b.att[i] & rays[d][sq] & empty
+			for a := seg & mask; a != 0; a &= a - 1 {
+				x := bits.TrailingZeros64(a)
+				loss[x] += sign * int16(1+bits.OnesCount64(seg&rays[d][x]))
+			}
+		}
+	}
 }

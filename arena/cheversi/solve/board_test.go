@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -45,15 +46,62 @@ func TestBoardMargin(t *testing.T) {
 func TestKingLastAgrees(t *testing.T) {
 	rules, _ := cheversi.New("cheversi", nil)
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 300 {
+	for i := range 600 {
 		p := randomPosition(t, r, rules, 11+r.IntN(5))
-		a := &searcher{tt: NewTable(1 << 20), ttPlies: 14, sortPlies: 14, kingLast: true, stop: new(atomic.Bool)}
+		a := &searcher{tt: NewTable(1 << 20), ttPlies: 14, sortPlies: 14, kingLast: true, lastTwo: i%2 == 0, stop: new(atomic.Bool)}
 		c := &searcher{tt: NewTable(1 << 20), ttPlies: 14, sortPlies: 14, stop: new(atomic.Bool)}
 		b1, b2 := newBoard(&p), newBoard(&p)
 		v1 := a.search(&b1, -200, 200)
 		v2 := c.search(&b2, -200, 200)
 		if v1 != v2 {
 			t.Fatalf("%s: %d vs %d", p.Text(), v1, v2)
+		}
+	}
+}
+
+// TestLastTwoWindows checks the last two plies' own code under null
+// windows at many thresholds, where its bounds (not exact values) decide.
+func TestLastTwoWindows(t *testing.T) {
+	rules, _ := cheversi.New("cheversi", nil)
+	r := rand.New(rand.NewPCG(8, 9))
+	for range 150 {
+		p := randomPosition(t, r, rules, 12+r.IntN(3))
+		want := reference(&p)
+		for th := -12; th <= 12; th += 3 {
+			s := &searcher{tt: NewTable(1 << 18), ttPlies: 14, sortPlies: 14, kingLast: true, lastTwo: true, stop: new(atomic.Bool)}
+			b := newBoard(&p)
+			v := s.search(&b, th-1, th)
+			if (v >= th) != (want >= th) || (v >= th && v > want) || (v < th && v < want) {
+				t.Fatalf("%s: threshold %d: search %d, exact %d", p.Text(), th, v, want)
+			}
+		}
+	}
+}
+
+// TestLossTable checks the loss table against playing each move.
+func TestLossTable(t *testing.T) {
+	rules, _ := cheversi.New("cheversi-classic", nil)
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 200 {
+		p := randomPosition(t, r, rules, r.IntN(15))
+		b := newBoard(&p)
+		var loss [cheversi.NumSquares]int16
+		b.lossTable(&loss)
+		for sq := range cheversi.Square(cheversi.NumSquares) {
+			if b.occ&(1<<sq) != 0 {
+				continue
+			}
+			// A knight on sq attacks nothing that changes the
+			// count of the others: its own gain is added back.
+			m := cheversi.NewMove(cheversi.Knight, sq)
+			occ := b.occ | 1<<sq
+			gain := bits.OnesCount64(cheversi.Attacks(cheversi.Knight, sq, occ) &^ occ)
+			if b.pos.Turn() == game.Black {
+				gain = -gain
+			}
+			if got, want := -int(loss[sq]), b.delta(m)-gain; got != want {
+				t.Fatalf("%s: filling %v changes the margin by %d, the table says %d", p.Text(), sq, want, got)
+			}
 		}
 	}
 }

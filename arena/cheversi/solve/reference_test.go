@@ -96,3 +96,61 @@ func TestAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// TestKomi checks Solve's outcome under several komi values against the
+// sign of the reference margin less the komi, and the proofs' terminal
+// values against the rules' own outcome.
+func TestKomi(t *testing.T) {
+	for _, komi := range []string{"0", "0.5", "3", "-2.5", "7"} {
+		rules, err := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: komi}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := int(rules.Options().Komi)
+		r := rand.New(rand.NewPCG(17, uint64(k+100)))
+		for i := range 40 {
+			p := randomPosition(t, r, rules, cheversi.MaxPlies-1-i%4)
+			m := reference(&p) // the mover's margin
+			c := k
+			if p.Turn() == game.Black {
+				c = -k
+			}
+			want := outcomeOf(m, c)
+			got, err := NewSolver(SolverOptions{TableBytes: 1 << 20}).Solve(t.Context(), &p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Value != want {
+				t.Fatalf("komi %s, %s: solver %s, minimax margin %d gives %s", komi, p.Text(), got.Value, m, want)
+			}
+			if got.Move != 0 {
+				q := p
+				q.Play(got.Move)
+				if v := outcomeOf(-reference(&q), c); v != want {
+					t.Fatalf("komi %s, %s: best move %s gives a %s, not a %s", komi, p.Text(), got.Move, v, want)
+				}
+			}
+		}
+		// A finished game's value is the rules' outcome.
+		for range 20 {
+			p := randomPosition(t, r, rules, cheversi.MaxPlies)
+			o := p.Outcome()
+			want := map[game.Result]Value{game.WhiteWins: Win, game.BlackWins: Loss, game.Draw: Draw}[o.Result]
+			if got := terminalValue(&p); got != want {
+				t.Fatalf("komi %s, %s: terminal value %s, rules say %v", komi, p.Text(), got, o.Result)
+			}
+		}
+	}
+}
+
+// outcomeOf returns the outcome of the mover's margin m when the komi is c
+// half-points as the mover sees it.
+func outcomeOf(m, c int) Value {
+	switch {
+	case 2*m < c:
+		return Loss
+	case 2*m > c:
+		return Win
+	}
+	return Draw
+}

@@ -14,6 +14,8 @@ type searcher struct {
 	ttPlies   int  // positions with fewer pieces placed use the table
 	sortPlies int  // positions with fewer pieces placed order their moves
 	kingLast  bool // black_king_last with scoring "attacks": ply 15 has its own code
+	lastTwo   bool // with kingLast: ply 14 has its own code too
+	killer    cheversi.Square // the square of White's last move that last decided a position at ply 14
 	etcPlies  int  // positions with fewer pieces placed look for a cutoff in their children's table entries first
 	etcCuts   uint64
 	nodes     [cheversi.MaxPlies + 1]uint64
@@ -44,6 +46,14 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 	}
 	if ply == cheversi.MaxPlies-1 {
 		return s.last(b, &t, beta)
+	}
+	if ply == cheversi.MaxPlies-2 && s.kingLast && s.lastTwo {
+		s.nodes[cheversi.MaxPlies-1] += uint64(countTargets(&t))
+		v, cut := lastTwo(b, &t, alpha, beta, s.killer, &s.stack[ply+1])
+		if v >= beta {
+			s.killer = cut
+		}
+		return v
 	}
 	var key uint64
 	var ttMove cheversi.Move
@@ -223,8 +233,20 @@ func (l *moveList) sort(b *board, first cheversi.Move) {
 	if b.pos.Turn() == game.Black {
 		sign = -1
 	}
-	for i := start; i < l.n; i++ {
-		l.keys[i] = sign * int32(b.delta(l.moves[i]))
+	if b.squares {
+		for i := start; i < l.n; i++ {
+			l.keys[i] = sign * int32(b.delta(l.moves[i]))
+		}
+	} else {
+		var loss [cheversi.NumSquares]int16
+		b.lossTable(&loss)
+		for i := start; i < l.n; i++ {
+			m := l.moves[i]
+			s := m.Square()
+			occ := b.occ | 1<<s
+			gain := int32(bits.OnesCount64(cheversi.Attacks(m.Piece(), s, occ) &^ occ))
+			l.keys[i] = gain - sign*int32(loss[s])
+		}
 	}
 	// Insertion sort: the lists are short.
 	for i := start + 1; i < l.n; i++ {
@@ -235,4 +257,9 @@ func (l *moveList) sort(b *board, first cheversi.Move) {
 		}
 		l.moves[j], l.keys[j] = m, k
 	}
+}
+
+func countTargets(t *[cheversi.NumPieces]uint64) int {
+	return bits.OnesCount64(t[0]) + bits.OnesCount64(t[1]) + bits.OnesCount64(t[2]) +
+		bits.OnesCount64(t[3]) + bits.OnesCount64(t[4])
 }

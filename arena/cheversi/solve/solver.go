@@ -80,7 +80,7 @@ func NewSolver(o SolverOptions) *Solver {
 		t = NewTable(size)
 	}
 	s := &Solver{}
-	s.s = searcher{tt: t, ttPlies: 14, sortPlies: 14, etcPlies: 10, stop: &s.stop}
+	s.s = searcher{tt: t, ttPlies: 14, sortPlies: 14, etcPlies: 10, lastTwo: true, stop: &s.stop}
 	return s
 }
 
@@ -121,7 +121,8 @@ func (s *Solver) AtLeast(ctx context.Context, p *cheversi.Position, t int) (bool
 }
 
 // Margin returns the exact value of p for the side to move: its final score
-// minus its opponent's under best play by both sides, NoMoves when best
+// minus its opponent's (in points, without the komi) under best play by
+// both sides, when each plays for the largest margin, NoMoves when best
 // play leaves it without a legal move, -NoMoves when best play leaves the
 // opponent without one. It costs several null-window searches; Solve is
 // cheaper when only the outcome is wanted.
@@ -161,23 +162,57 @@ type Result struct {
 func (s *Solver) Solve(ctx context.Context, p *cheversi.Position) (Result, error) {
 	b, stop := s.prepare(ctx, p)
 	defer stop()
+	alpha, beta := window(p)
 	if b.n == cheversi.MaxPlies || p.Over() {
-		v := s.s.search(&b, -1, 1)
-		return Result{Value: valueOf(v)}, nil
+		v := s.s.search(&b, alpha, beta)
+		return Result{Value: valueOf(v, alpha, beta)}, nil
 	}
-	v, m := s.s.root(&b, -1, 1)
+	v, m := s.s.root(&b, alpha, beta)
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	return Result{Value: valueOf(v), Move: m}, nil
+	return Result{Value: valueOf(v, alpha, beta)}.withMove(m), nil
 }
 
-// valueOf maps a result of a search with the window (-1, 1) to the outcome.
-func valueOf(v int) Value {
+func (r Result) withMove(m cheversi.Move) Result { r.Move = m; return r }
+
+// window returns the search window that tells p's outcome for the side to
+// move under its rule set's komi: the side to move wins when its margin m
+// is at least beta, loses when m is at most alpha, and draws in between
+// (which only a whole-point komi leaves room for). With the komi K in
+// half-points, White wins when 2m > K and Black when 2m > -K (m being the
+// mover's margin in both cases).
+func window(p *cheversi.Position) (alpha, beta int) {
+	c := komiFor(p)
+	return ceilHalf(c) - 1, floorHalf(c) + 1
+}
+
+// komiFor returns the komi in half-points as the side to move sees it: a
+// debt for White, a gift for Black.
+func komiFor(p *cheversi.Position) int {
+	k := int(p.Options().Komi)
+	if p.Turn() == game.Black {
+		return -k
+	}
+	return k
+}
+
+func floorHalf(c int) int {
+	if c < 0 {
+		return -((-c + 1) / 2)
+	}
+	return c / 2
+}
+
+func ceilHalf(c int) int { return -floorHalf(-c) }
+
+// valueOf maps the result v of a search with the window (alpha, beta)
+// from window to the outcome.
+func valueOf(v, alpha, beta int) Value {
 	switch {
-	case v >= 1:
+	case v >= beta:
 		return Win
-	case v <= -1:
+	case v <= alpha:
 		return Loss
 	}
 	return Draw
@@ -199,5 +234,3 @@ func (s *Solver) Values(ctx context.Context, p *cheversi.Position) (map[cheversi
 	}
 	return out, nil
 }
-
-var _ = game.White

@@ -127,13 +127,14 @@ func (w *walker) evalNew(p *cheversi.Position, key uint64) known {
 
 // terminalValue returns the value of a finished game for the side to move
 // (White after 16 plies): a loss when it has no legal move before then,
-// otherwise the sign of its score minus its opponent's.
+// otherwise what its score minus its opponent's gives with the komi.
 func terminalValue(p *cheversi.Position) Value {
 	if p.Ply() < cheversi.MaxPlies {
 		return Loss
 	}
 	b := newBoard(p)
-	return valueOf(b.margin)
+	alpha, beta := window(p)
+	return valueOf(b.margin, alpha, beta)
 }
 
 // PositionsAt returns the positions ply plies into the game below p,
@@ -158,4 +159,38 @@ func PositionsAt(p *cheversi.Position, ply int) []cheversi.Position {
 	}
 	walk(p)
 	return out
+}
+
+// Status is what the results so far tell of a position solved in units.
+type Status struct {
+	// Value is the position's value for the side to move, if known.
+	Value Value
+	Known bool
+	// Moves are the position's distinct moves with their values for the
+	// mover, where known (Known false where not yet).
+	Moves []MoveStatus
+	// Frontier is the number of units the solve needs next.
+	Frontier int
+}
+
+// MoveStatus is a move and, if known, its value for the player making it.
+type MoveStatus struct {
+	Move  cheversi.Move
+	Value Value
+	Known bool
+}
+
+// StatusOf returns what res tells of p, solved in units at the cut ply.
+func StatusOf(res *Results, p *cheversi.Position, cut int) Status {
+	w := newWalker(res, cut)
+	k := w.eval(p)
+	st := Status{Value: k.v, Known: k.ok, Frontier: len(w.frontier)}
+	if p.Ply() >= cut {
+		return st
+	}
+	for _, c := range children(p) {
+		ck := w.eval(&c.pos)
+		st.Moves = append(st.Moves, MoveStatus{Move: c.move, Value: ck.v.Neg(), Known: ck.ok})
+	}
+	return st
 }
