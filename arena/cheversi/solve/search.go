@@ -11,12 +11,12 @@ import (
 // searcher is one search: its table, counters and the rule set.
 type searcher struct {
 	tt        *Table
-	ttPlies   int  // positions with fewer pieces placed use the table
-	sortPlies int  // positions with fewer pieces placed order their moves
-	kingLast  bool // black_king_last with scoring "attacks": ply 15 has its own code
-	lastTwo   bool // with kingLast: ply 14 has its own code too
+	ttPlies   int             // positions with fewer pieces placed use the table
+	sortPlies int             // positions with fewer pieces placed order their moves
+	kingLast  bool            // black_king_last with scoring "attacks": ply 15 has its own code
+	lastTwo   bool            // with kingLast: ply 14 has its own code too
 	killer    cheversi.Square // the square of White's last move that last decided a position at ply 14
-	etcPlies  int  // positions with fewer pieces placed look for a cutoff in their children's table entries first
+	etcPlies  int             // positions with fewer pieces placed look for a cutoff in their children's table entries first
 	etcCuts   uint64
 	nodes     [cheversi.MaxPlies + 1]uint64
 	// stack[i] holds the child being searched of the position at ply i-1,
