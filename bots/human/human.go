@@ -1,6 +1,7 @@
 package human
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -37,7 +39,17 @@ type Options struct {
 	// is for a moment when the arena replaces this player's process
 	// (default 10s).
 	BindWait time.Duration
+	// AddrFile, when set, is where Run writes the address it serves the
+	// page on once it listens (Listen with port 0 picks a free one), for
+	// the program that started it to tell the person. A process that finds
+	// an address there already (the same player's before it, which the
+	// arena replaced) serves the page at that address again.
+	AddrFile string
 }
+
+// AddrFileEnv names the environment variable with which "arena bot human"
+// is given Options.AddrFile.
+const AddrFileEnv = "ARENA_HUMAN_ADDR_FILE"
 
 var (
 	//go:embed human.html
@@ -58,9 +70,21 @@ func Run(ctx context.Context, o Options, in io.Reader, out, log io.Writer) error
 	if o.BindWait <= 0 {
 		o.BindWait = 10 * time.Second
 	}
-	l, err := listen(ctx, o.Listen, o.BindWait)
+	addr := o.Listen
+	if o.AddrFile != "" {
+		if b, err := os.ReadFile(o.AddrFile); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			addr = string(bytes.TrimSpace(b))
+		}
+	}
+	l, err := listen(ctx, addr, o.BindWait)
 	if err != nil {
 		return err
+	}
+	if o.AddrFile != "" {
+		if err := writeAddr(o.AddrFile, l.Addr().String()); err != nil {
+			l.Close()
+			return fmt.Errorf("human player: %w", err)
+		}
 	}
 	p := newPlayer()
 	sctx, stop := context.WithCancel(ctx)
@@ -75,6 +99,16 @@ func Run(ctx context.Context, o Options, in io.Reader, out, log io.Writer) error
 	stop()
 	<-served
 	return err
+}
+
+// writeAddr writes addr to the file path whole: a reader finds the old
+// content or the new, never a part.
+func writeAddr(path, addr string) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(addr+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // listen opens addr, retrying for up to wait while it is in use.

@@ -80,7 +80,9 @@ func runHuman(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	err := human.Run(ctx, human.Options{Listen: *listen}, os.Stdin, os.Stdout, os.Stderr)
+	// arena play learns the page's address from the file the environment
+	// names (human.AddrFileEnv).
+	err := human.Run(ctx, human.Options{Listen: *listen, AddrFile: os.Getenv(human.AddrFileEnv)}, os.Stdin, os.Stdout, os.Stderr)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/openings"
 	"github.com/arena-games/arena/arena/schedule"
 
@@ -59,13 +61,14 @@ type botSpec struct {
 	spec   string // as given
 	name   string
 	keys   [][2]string // key, value in order
+	args   []string    // the bot's arguments, when given as a list (arena play's person)
 	source string
 }
 
 // runMatch is "arena match": the flags become a configuration document,
 // which is loaded, validated and played exactly as a file would be.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	m, err := parseMatch(ctx, "match", args, stderr)
+	m, err := parseMatch(ctx, args, stderr)
 	if err != nil {
 		return err
 	}
@@ -96,13 +99,33 @@ type match struct {
 }
 
 // parseMatch parses the flags of arena match into a configuration, checked
-// as Load checks a file, for the command cmd (match, or play on top of it).
-// Notes (how --games was met) go to stderr.
-func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer) (*match, error) {
-	fs := newFlagSet(cmd, matchUsage)
-	var sets overrides
-	key := func(name, k, usage string) { fs.Var(keyFlag{name, k, &sets}, name, usage) }
-	key("game", "game.name", "the `GAME`: cheversi or checkers")
+// as Load checks a file. Notes (how --games was met) go to stderr.
+func parseMatch(ctx context.Context, args []string, stderr io.Writer) (*match, error) {
+	f := newMatchFlags("match", matchUsage)
+	if err := f.parse(args); err != nil {
+		return nil, err
+	}
+	return f.match(ctx, stderr)
+}
+
+// matchFlags are the flags of arena match, which arena play takes too.
+type matchFlags struct {
+	cmd   string // match, or play
+	fs    *flag.FlagSet
+	sets  overrides // the configuration keys they set, in order
+	bots  []botSpec
+	games *int
+	save  *string
+	quiet *bool
+}
+
+// newMatchFlags defines the flags of arena match on a flag set of the
+// command cmd, with usage after "usage: arena CMD".
+func newMatchFlags(cmd, usage string) *matchFlags {
+	f := &matchFlags{cmd: cmd, fs: newFlagSet(cmd, usage)}
+	fs := f.fs
+	key := func(name, k, usage string) { fs.Var(keyFlag{name, k, &f.sets}, name, usage) }
+	key("game", "game.name", "the `GAME`: "+strings.Join(games.Names(), " or "))
 	key("rules", "game.preset", "rules `PRESET` (default: the game's default preset)")
 	key("name", "name", "tournament `NAME` (default: BOT1-vs-BOT2 for two bots, else match)")
 	key("out", "output", "output directory `DIR` (default: results/NAME)")
@@ -112,70 +135,86 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 	key("rounds", "format.rounds", "`N` rounds, each playing every opening of every pairing with both colours")
 	key("movetime", "time.move", "fixed `TIME` per move, e.g. 200ms (default 1s)")
 	key("margin", "time.margin", "`TIME` allowed for process overhead before a bot loses on time (default 100ms)")
-	fs.Var(setFlag{&sets}, "set", "set a configuration key: a rule switch (touch=any) or any key such as time.move=200ms\n(`KEY=VALUE`, repeatable)")
-	var bots []botSpec
+	fs.Var(setFlag{&f.sets}, "set", "set a configuration key: a rule switch (touch=any) or any key such as time.move=200ms\n(`KEY=VALUE`, repeatable)")
 	fs.Func("bot", "a bot: comma-separated `SPEC` of its keys (at least two --bot)", func(s string) error {
 		b, err := parseBotSpec(s)
 		if err != nil {
 			return err
 		}
-		bots = append(bots, b)
+		f.bots = append(f.bots, b)
 		return nil
 	})
-	fs.Func("tc", "clock `[MOVES/]BASE[+INC]`: BASE per side (per MOVES moves) plus INC per move,\nin seconds or with units (10+0.1, 1m+1s, 40/60)", func(s string) error {
-		moves, base, inc, err := parseClock(s)
-		if err != nil {
-			return err
-		}
-		src := "--tc " + shellQuote(s)
-		sets = append(sets, config.Override{Key: "time.base", Value: base, Source: src})
-		if inc != "" {
-			sets = append(sets, config.Override{Key: "time.increment", Value: inc, Source: src})
-		}
-		if moves != "" {
-			sets = append(sets, config.Override{Key: "time.moves", Value: moves, Source: src})
-		}
-		return nil
-	})
+	fs.Func("tc", "clock `[MOVES/]BASE[+INC]`: BASE per side (per MOVES moves) plus INC per move,\nin seconds or with units (10+0.1, 1m+1s, 40/60)", f.setClock)
 	fs.Func("players", "gauntlet players: comma-separated bot `NAMES`", func(s string) error {
 		list := strings.Split(s, ",")
 		for i := range list {
 			list[i] = strconv.Quote(strings.TrimSpace(list[i]))
 		}
-		sets = append(sets, config.Override{Key: "format.players", Value: "[" + strings.Join(list, ", ") + "]", Source: "--players " + shellQuote(s)})
+		f.sets = append(f.sets, config.Override{Key: "format.players", Value: "[" + strings.Join(list, ", ") + "]", Source: "--players " + shellQuote(s)})
 		return nil
 	})
 	fs.Func("openings", "`SPEC`: ballots (checkers' ACF 3-move ballots), ballots:ctd or ballots:all (other decks),\nrandom:PLIES[:COUNT] (random openings), or an opening file", func(s string) error {
 		o, err := parseOpenings(s)
-		sets = append(sets, o...)
+		f.sets = append(f.sets, o...)
 		return err
 	})
-	fs.Func("sprt", "a sequential test that stops the match once it decides: `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B]", func(s string) error {
-		for _, kv := range strings.Split(s, ",") {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return fmt.Errorf("%q: want elo0=E0,elo1=E1[,alpha=A,beta=B]", kv)
-			}
-			sets = append(sets, config.Override{Key: "sprt." + strings.TrimSpace(k), Value: strings.TrimSpace(v), Source: "--sprt " + shellQuote(s)})
+	fs.Func("sprt", "a sequential test that stops the match once it decides: `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B]", f.setSPRT)
+	f.games = fs.Int("games", 0, "play at least `N` games: the openings are cut or repeated in rounds to the fewest whole colour-reversed pairs that make N")
+	f.save = fs.String("save-config", "", "also write the configuration to `FILE` (TOML), to repeat or resume the match with arena run FILE")
+	f.quiet = fs.Bool("quiet", false, "no progress output, only the final table")
+	return f
+}
+
+// setClock is --tc: the clock of every bot.
+func (f *matchFlags) setClock(s string) error {
+	moves, base, inc, err := parseClock(s)
+	if err != nil {
+		return err
+	}
+	src := "--tc " + shellQuote(s)
+	f.sets = append(f.sets, config.Override{Key: "time.base", Value: base, Source: src})
+	if inc != "" {
+		f.sets = append(f.sets, config.Override{Key: "time.increment", Value: inc, Source: src})
+	}
+	if moves != "" {
+		f.sets = append(f.sets, config.Override{Key: "time.moves", Value: moves, Source: src})
+	}
+	return nil
+}
+
+// setSPRT is --sprt: the keys of the sequential test.
+func (f *matchFlags) setSPRT(s string) error {
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%q: want elo0=E0,elo1=E1[,alpha=A,beta=B]", kv)
 		}
-		return nil
-	})
-	games := fs.Int("games", 0, "play at least `N` games: the openings are cut or repeated in rounds to the fewest whole colour-reversed pairs that make N")
-	saveConfig := fs.String("save-config", "", "also write the configuration to `FILE` (TOML), to repeat or resume the match with arena run FILE")
-	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
-	if err := parseFlags(fs, args); err != nil {
-		return nil, err
+		f.sets = append(f.sets, config.Override{Key: "sprt." + strings.TrimSpace(k), Value: strings.TrimSpace(v), Source: "--sprt " + shellQuote(s)})
 	}
-	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q (arena %s takes flags only)", fs.Arg(0), cmd)
+	return nil
+}
+
+// parse parses the command line; it takes flags only.
+func (f *matchFlags) parse(args []string) error {
+	if err := parseFlags(f.fs, args); err != nil {
+		return err
 	}
-	if *games < 0 {
+	if f.fs.NArg() > 0 {
+		return usagef("unexpected argument %q (arena %s takes flags only)", f.fs.Arg(0), f.cmd)
+	}
+	return nil
+}
+
+// match builds the configuration the parsed flags describe.
+func (f *matchFlags) match(ctx context.Context, stderr io.Writer) (*match, error) {
+	n := *f.games
+	if n < 0 {
 		return nil, usagef("--games must be at least 1")
 	}
-	if *games > 0 && hasKey(sets, "format.rounds") {
+	if n > 0 && hasKey(f.sets, "format.rounds") {
 		return nil, usagef("--games sets the rounds itself: give --games or --rounds, not both")
 	}
-	doc, err := matchDocument(bots, sets)
+	doc, err := matchDocument(f.bots, f.sets)
 	if err != nil {
 		return nil, commandLineError(err)
 	}
@@ -183,16 +222,16 @@ func parseMatch(ctx context.Context, cmd string, args []string, stderr io.Writer
 	if err != nil {
 		return nil, err
 	}
-	if *games > 0 {
-		if err := fitGames(ctx, doc, *games, *saveConfig, wd, stderr); err != nil {
+	if n > 0 {
+		if err := fitGames(ctx, doc, n, *f.save, wd, stderr); err != nil {
 			return nil, commandLineError(err)
 		}
 	}
-	cfg, err := doc.Config(*saveConfig, wd)
+	cfg, err := doc.Config(*f.save, wd)
 	if err != nil {
 		return nil, commandLineError(err)
 	}
-	return &match{doc: doc, cfg: cfg, save: *saveConfig, quiet: *quiet}, nil
+	return &match{doc: doc, cfg: cfg, save: *f.save, quiet: *f.quiet}, nil
 }
 
 // commandLineError makes a configuration error of a match a usage error:
@@ -241,6 +280,11 @@ func matchDocument(bots []botSpec, sets overrides) (*config.Document, error) {
 				err = doc.Set(config.Override{Key: "bots." + b.name + "." + k, Value: v, Source: b.source})
 			}
 			if err != nil {
+				return nil, err
+			}
+		}
+		if b.args != nil {
+			if err := doc.SetValue("bots."+b.name+".args", b.args, b.source); err != nil {
 				return nil, err
 			}
 		}

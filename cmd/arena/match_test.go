@@ -27,7 +27,7 @@ func TestMatchIssueExample(t *testing.T) {
 	if err := os.WriteFile("a", []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	m, err := parseMatch(context.Background(), "match", []string{"--game", "checkers", "--bot", `name=a,cmd=./a --x`, "--bot", "builtin=alphabeta",
+	m, err := parseMatch(context.Background(), []string{"--game", "checkers", "--bot", `name=a,cmd=./a --x`, "--bot", "builtin=alphabeta",
 		"--tc", "10+0.1", "--games", "200", "--concurrency", "2", "--openings", "ballots"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestMatchGames(t *testing.T) {
 	} {
 		args := append([]string{"--game", "checkers", "--bot", "builtin=greedy", "--bot", "builtin=alphabeta"}, c.args...)
 		var notes bytes.Buffer
-		m, err := parseMatch(context.Background(), "match", args, &notes)
+		m, err := parseMatch(context.Background(), args, &notes)
 		if err != nil {
 			t.Errorf("%q: %v", c.args, err)
 			continue
@@ -84,7 +84,7 @@ func TestMatchGames(t *testing.T) {
 			t.Errorf("%q: notes %q, want %q", c.args, notes.String(), c.note)
 		}
 	}
-	if _, err := parseMatch(context.Background(), "match", []string{"--game", "checkers", "--bot", "builtin=greedy", "--bot", "builtin=random", "--games", "10", "--rounds", "2"}, io.Discard); err == nil {
+	if _, err := parseMatch(context.Background(), []string{"--game", "checkers", "--bot", "builtin=greedy", "--bot", "builtin=random", "--games", "10", "--rounds", "2"}, io.Discard); err == nil {
 		t.Error("--games with --rounds accepted")
 	}
 }
@@ -121,7 +121,7 @@ func TestMatchSameRulesAsFiles(t *testing.T) {
 		if !slices.Contains(flags, "--bot") {
 			flags = append([]string{"--bot", "builtin=random", "--bot", "builtin=greedy"}, flags...)
 		}
-		_, err := parseMatch(context.Background(), "match", append([]string{"--game", "checkers"}, flags...), io.Discard)
+		_, err := parseMatch(context.Background(), append([]string{"--game", "checkers"}, flags...), io.Discard)
 		var fromFlag *config.Error
 		if !errors.As(err, &fromFlag) || fromFlag.Flag != c.flag || fromFlag.Err.Error() != c.msg {
 			t.Errorf("arena match %q: %v\nwant %s: %s", c.flags, err, c.flag, c.msg)

@@ -1,15 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/human"
 )
@@ -37,90 +38,38 @@ games of the first opening, one with each colour.
   arena play --game cheversi --bot builtin=alphabeta
   arena play --game checkers --bot builtin=greedy --color black --my-tc 5m+3s
 
-Flags of arena play:
-  --color white|black   your colour in the first game (default white)
-  --my-tc TC            your clock, [MOVES/]BASE[+INC] (default 10m+5s)
-  --me NAME             your name in the standings (default you)
-  --listen ADDR         the board page's address (default 127.0.0.1, a free port; port 0 picks one)`
+Flags (arena play's: --color, --my-tc, --me, --listen; the others are arena match's):`
+
+// playFlags are the flags arena play adds to those of arena match.
+type playFlags struct {
+	color, tc, me, listen *string
+}
 
 // runPlay is "arena play": arena match with the person as one of the bots.
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	color, tc, me, listen := "white", "10m+5s", "you", ""
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
-		if !strings.HasPrefix(args[i], "-") {
-			rest = append(rest, args[i])
-			continue
-		}
-		var dst *string
-		switch name {
-		case "color":
-			dst = &color
-		case "my-tc":
-			dst = &tc
-		case "me":
-			dst = &me
-		case "listen":
-			dst = &listen
-		case "h", "help":
-			fmt.Fprintf(stdout, "usage: arena play %s\n", playUsage)
-			return flag.ErrHelp
-		default:
-			rest = append(rest, args[i])
-			continue
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return usagef("flag needs an argument: -%s", name)
-			}
-			i++
-			value = args[i]
-		}
-		*dst = value
+	f := newMatchFlags("play", playUsage)
+	p := playFlags{
+		color:  f.fs.String("color", "white", "your `COLOR` in the first game: white or black"),
+		tc:     f.fs.String("my-tc", "10m+5s", "your clock `TC`, [MOVES/]BASE[+INC]"),
+		me:     f.fs.String("me", "you", "your `NAME` in the standings"),
+		listen: f.fs.String("listen", "127.0.0.1:0", "the board page's `ADDR` (port 0 picks a free one)"),
 	}
-	if color != "white" && color != "black" {
-		return usagef("--color: want white or black, got %q", color)
+	if err := f.parse(args); err != nil {
+		return err
 	}
-	moves, base, inc, err := parseClock(tc)
+	person, err := p.person()
 	if err != nil {
-		return usagef("--my-tc: %v", err)
+		return err
 	}
-	if me == "" || strings.ContainsAny(me, `,"'`) {
-		return usagef("--me: want a name without commas or quotes, got %q", me)
+	if *p.color == "black" {
+		f.bots = append(f.bots, person)
+	} else {
+		f.bots = append([]botSpec{person}, f.bots...)
 	}
-	if listen == "" {
-		listen = "127.0.0.1:0"
+	if *f.games == 0 && !hasKey(f.sets, "format.rounds") {
+		*f.games = 2 // one game with each colour
 	}
-	if _, port, err := net.SplitHostPort(listen); err == nil && port == "0" {
-		// A free port, for the player's process to listen on: the page's
-		// address is said once it is up, so it must be known here.
-		l, err := net.Listen("tcp", listen)
-		if err != nil {
-			return fmt.Errorf("--listen: %w", err)
-		}
-		listen = l.Addr().String()
-		l.Close()
-	}
-	spec := fmt.Sprintf("name=%s,builtin=%s,args=%q,time.base=%s", me, human.Name, "--listen "+listen, base)
-	if inc != "" {
-		spec += ",time.increment=" + inc
-	}
-	if moves != "" {
-		spec += ",time.moves=" + moves
-	}
-	margs := []string{"--bot", spec}
-	if color == "black" {
-		margs = nil
-	}
-	margs = append(margs, rest...)
-	if color == "black" {
-		margs = append(margs, "--bot", spec)
-	}
-	if !hasFlag(rest, "games") && !hasFlag(rest, "rounds") {
-		margs = append(margs, "--games", "2")
-	}
-	m, err := parseMatch(ctx, "play", margs, stderr)
+	m, err := f.match(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -132,28 +81,22 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
+	// The person's process says where it serves the board in a file of
+	// its own: the port is the one its listener got, which it keeps.
+	tmp, err := os.MkdirTemp("", "arena-play-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	addrFile := filepath.Join(tmp, "board")
+	setEnv(m.cfg, person.name, human.AddrFileEnv, addrFile)
+
 	stop := hardExitOnSecondSignal(stderr)
 	defer stop()
 	var opts tournament.Options
 	progressOptions(&opts, stderr, m.quiet)
-	// Say where the board is once it is up (the arena starts the
-	// player's process first thing).
-	runDone, said := make(chan struct{}), make(chan struct{})
-	go func() { // ends once the page answers or the run is over
-		defer close(said)
-		for {
-			if conn, err := net.DialTimeout("tcp", listen, time.Second); err == nil {
-				conn.Close()
-				fmt.Fprintf(stderr, "your board: http://%s/ (open it in your browser; your clock is %s)\n", listen, tc)
-				return
-			}
-			select {
-			case <-runDone:
-				return
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
-	}()
+	runDone := make(chan struct{})
+	said := sayBoard(addrFile, *p.tc, stderr, runDone)
 	sum, err := tournament.Run(ctx, m.cfg, opts)
 	close(runDone)
 	<-said
@@ -163,13 +106,60 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return finishRun(stdout, stderr, commandLine(append([]string{"play"}, args...)), sum, err)
 }
 
-// hasFlag reports whether args give the flag name.
-func hasFlag(args []string, name string) bool {
-	for _, a := range args {
-		n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && n == name {
-			return true
+// person checks arena play's flags and returns the person as a bot.
+func (p playFlags) person() (botSpec, error) {
+	if *p.color != "white" && *p.color != "black" {
+		return botSpec{}, usagef("--color: want white or black, got %q", *p.color)
+	}
+	moves, base, inc, err := parseClock(*p.tc)
+	if err != nil {
+		return botSpec{}, usagef("--my-tc: %v", err)
+	}
+	if *p.me == "" || strings.ContainsAny(*p.me, `,"'`) {
+		return botSpec{}, usagef("--me: want a name without commas or quotes, got %q", *p.me)
+	}
+	b := botSpec{name: *p.me, source: "--me " + shellQuote(*p.me),
+		keys: [][2]string{{"builtin", human.Name}, {"time.base", base}}, args: []string{"--listen", *p.listen}}
+	if inc != "" {
+		b.keys = append(b.keys, [2]string{"time.increment", inc})
+	}
+	if moves != "" {
+		b.keys = append(b.keys, [2]string{"time.moves", moves})
+	}
+	return b, nil
+}
+
+// setEnv sets an environment variable of the named bot.
+func setEnv(cfg *config.Config, bot, key, value string) {
+	for i := range cfg.Bots {
+		if cfg.Bots[i].Name == bot {
+			if cfg.Bots[i].Env == nil {
+				cfg.Bots[i].Env = map[string]string{}
+			}
+			cfg.Bots[i].Env[key] = value
 		}
 	}
-	return false
+}
+
+// sayBoard tells the person where the board is once the person's process
+// has written its address to addrFile (the arena starts it first thing),
+// or gives up when runDone is closed. The returned channel is closed when
+// it is done.
+func sayBoard(addrFile, tc string, w io.Writer, runDone <-chan struct{}) <-chan struct{} {
+	said := make(chan struct{})
+	go func() { // ends once the address is said or the run is over
+		defer close(said)
+		for {
+			if b, err := os.ReadFile(addrFile); err == nil && len(bytes.TrimSpace(b)) > 0 {
+				fmt.Fprintf(w, "your board: http://%s/ (open it in your browser; your clock is %s)\n", bytes.TrimSpace(b), tc)
+				return
+			}
+			select {
+			case <-runDone:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	return said
 }
