@@ -4,13 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/arena-games/arena/arena/config"
-	"github.com/arena-games/arena/arena/journal"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
 
 	"github.com/arena-games/arena/reports/dirreport"
 
@@ -22,8 +23,8 @@ import (
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/builtin"
 	"github.com/arena-games/arena/bots/sdk"
+	"github.com/arena-games/arena/internal/browsertest"
 	"github.com/arena-games/arena/reports"
-	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // botEnv makes the test binary a bot: the arena runs it as
