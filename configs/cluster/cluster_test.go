@@ -1,10 +1,9 @@
-package configs_test
+package cluster_test
 
 import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,7 +28,7 @@ func decodeStrict(t *testing.T, doc []byte, into any) {
 // documents splits a YAML stream at its "---" lines.
 func documents(t *testing.T, name string) [][]byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("cluster", name))
+	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +45,7 @@ func documents(t *testing.T, name string) [][]byte {
 // its words, quotes removed (the scripts quote whole words only).
 func shellWords(t *testing.T, name string) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("cluster", name))
+	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,19 +182,19 @@ func replaceAll(words []string, pairs ...string) []string {
 // Slurm test in cmd/arena runs them on a real cluster.
 func TestSlurmScripts(t *testing.T) {
 	for _, name := range []string{"slurm-slice.sbatch", "slurm-merge.sbatch", "slurm-submit.sh"} {
-		data, err := os.ReadFile(filepath.Join("cluster", name))
+		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.HasPrefix(data, []byte("#!/bin/")) {
 			t.Errorf("%s does not start with a #! line", name)
 		}
-		fi, _ := os.Stat(filepath.Join("cluster", name))
+		fi, _ := os.Stat(name)
 		if fi.Mode()&0o111 == 0 {
 			t.Errorf("%s is not executable", name)
 		}
 		shell := strings.TrimPrefix(strings.Fields(string(data))[0], "#!")
-		if out, err := exec.Command(shell, "-n", filepath.Join("cluster", name)).CombinedOutput(); err != nil {
+		if out, err := exec.Command(shell, "-n", name).CombinedOutput(); err != nil {
 			t.Errorf("%s -n %s: %v\n%s", shell, name, err, out)
 		}
 	}
