@@ -27,9 +27,9 @@ import (
 )
 
 // MaxConcurrency is the most games a tournament plays at a time. Each game
-// runs two bot processes, each with a supervisor, and holds an operating
-// system thread while it waits for a reply; far beyond this the arena
-// would meet the runtime's limit on threads rather than a clear error.
+// runs two bot processes and holds an operating system thread while it
+// waits for a reply; far beyond this the arena would meet the runtime's
+// limit on threads rather than a clear error.
 const MaxConcurrency = 1024
 
 // Defaults applied by Load.
@@ -55,6 +55,12 @@ type Config struct {
 	Openings     OpeningsConfig `toml:"openings"`
 	Time         TimeControl    `toml:"time"`
 	Adjudication Adjudication   `toml:"adjudication"`
+	// Limits are every bot's resource limits and sandbox (see Limits).
+	Limits Limits `toml:"limits"`
+	// Affinity pins bots to CPUs: "off" (the default), "auto" (each game's
+	// bots on CPUs of their own when there are enough, else spread over
+	// all) or a CPU list such as "0-3,6" to spread them over.
+	Affinity string `toml:"affinity"`
 	// SPRT, when set, stops a two-bot match as soon as the sequential test
 	// decides (see SPRTConfig).
 	SPRT *SPRTConfig `toml:"sprt"`
@@ -259,6 +265,8 @@ type BotConfig struct {
 	// Transcript writes every protocol line between the arena and the
 	// bot, with the time, to the bot's log (logs/NAME.log).
 	Transcript bool `toml:"transcript"`
+	// Limits overrides the tournament's [limits], key by key.
+	Limits *Limits `toml:"limits"`
 }
 
 // Error is a problem with a configuration, located by key and line,
@@ -442,9 +450,18 @@ func (c *Config) checkDurations(raw map[string]any) []error {
 		}
 	}
 	table([]string{"time"}, raw["time"])
+	cpuTime := func(path []string, t any) {
+		if m, ok := t.(map[string]any); ok {
+			if v, ok := m["cpu_time"]; ok {
+				check(append(slices.Clone(path), "cpu_time"), v, false)
+			}
+		}
+	}
+	cpuTime([]string{"limits"}, raw["limits"])
 	bots, _ := raw["bots"].([]map[string]any)
 	for i, b := range bots {
 		table([]string{"bots", strconv.Itoa(i), "time"}, b["time"])
+		cpuTime([]string{"bots", strconv.Itoa(i), "limits"}, b["limits"])
 		if v, ok := b["handshake_timeout"]; ok {
 			check([]string{"bots", strconv.Itoa(i), "handshake_timeout"}, v, false)
 		}
@@ -588,6 +605,8 @@ func (c *Config) validate(md toml.MetaData) []error {
 	if err := c.Time.validate(true); err != nil {
 		add([]string{"time"}, "%v", err)
 	}
+	errs = append(errs, c.Limits.validate(c, []string{"limits"})...)
+	errs = append(errs, c.validateAffinity()...)
 
 	errs = append(errs, c.validateBots()...)
 
@@ -911,6 +930,9 @@ func (c *Config) validateBots() []error {
 		}
 		if b.HandshakeTimeout < 0 {
 			add(path("handshake_timeout"), "must not be negative")
+		}
+		if b.Limits != nil {
+			errs = append(errs, b.Limits.validate(c, path("limits"))...)
 		}
 		if b.Nodes < 0 {
 			add(path("nodes"), "must not be negative")

@@ -195,6 +195,10 @@ type Engine struct {
 	idle      idleOutput // the bot's output as other calls' waits see it
 	skipDrain bool       // the current call need not check for stray output (see idle.go)
 
+	pinMu     sync.Mutex
+	pinned    []int // the CPUs Pin gave it
+	pinnedSet bool  // Pin was called
+
 	cpuLimit time.Duration // the Policy's CPU time per game; 0: none
 	cpuBase  time.Duration // the bot's CPU time when its current game began
 

@@ -36,6 +36,7 @@ const (
 	ForfeitProtocol    = protocol.ReasonProtocol    // the bot broke the protocol (garbage, over-long or unexpected lines)
 	ForfeitStart       = "start"                    // the bot could not be (re)started or failed its handshake
 	ForfeitUnsupported = "unsupported"              // the bot refused the game or its rules
+	ForfeitLimit       = "limit"                    // the bot reached one of its limits (memory, processes, file size, CPU time)
 	ForfeitError       = "error"                    // any other failure of the bot's process
 )
 

@@ -347,25 +347,35 @@ func (b *Box) Close() error {
 }
 
 // Describe says what the bot runs under, such as "PID namespace; memory
-// limit 512 MiB (cgroup v1); sandbox: network namespace, Landlock ABI 7,
+// 512 MiB (cgroup v1); sandbox: network namespace, files: Landlock ABI 7,
 // private /tmp, no new privileges".
 func (b *Box) Describe() string { return strings.Join(b.applied, "; ") }
 
 func (b *Box) describe() []string {
-	p, f := &b.policy, b.feat
+	cg := b.cg != nil
+	return b.feat.describe(&b.policy, cg && b.cg.dirs["memory"] != "", cg && b.cg.dirs["pids"] != "")
+}
+
+// Describe says what a bot run under policy p gets on this machine (see
+// Box.Describe).
+func (f Features) Describe(p *Policy) string {
+	return strings.Join(f.describe(p, f.Memory && f.Exec, f.Pids && f.Exec), "; ")
+}
+
+func (f Features) describe(p *Policy, cgMemory, cgPids bool) []string {
 	var out []string
 	if f.PIDNamespace {
 		out = append(out, "PID namespace")
 	}
 	if p.Memory > 0 {
-		if b.cg != nil && b.cg.dirs["memory"] != "" {
+		if cgMemory {
 			out = append(out, "memory "+FormatBytes(p.Memory)+" (cgroup "+f.Cgroup+")")
 		} else {
 			out = append(out, "memory "+FormatBytes(p.Memory)+" (address space per process)")
 		}
 	}
 	if p.Processes > 0 {
-		if b.cg != nil && b.cg.dirs["pids"] != "" {
+		if cgPids {
 			out = append(out, fmt.Sprintf("processes %d (cgroup %s)", p.Processes, f.Cgroup))
 		} else {
 			out = append(out, fmt.Sprintf("processes %d (per user)", p.Processes))

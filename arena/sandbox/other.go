@@ -77,3 +77,17 @@ func (b *Box) Close() error { return nil }
 
 // Describe says what the bot runs under.
 func (b *Box) Describe() string { return strings.Join([]string{"no limits"}, "") }
+
+// UsableCPUs returns the CPUs this process may run on: unknown here.
+func UsableCPUs() []int { return nil }
+
+// Describe says what a bot run under policy p gets on this machine.
+func (f Features) Describe(p *Policy) string { return "no limits" }
+
+// Missing lists what of p this machine cannot give: everything off Linux.
+func (f Features) Missing(p *Policy) (fatal, weaker []string) {
+	if p.needsExec() {
+		fatal = append(fatal, "limits, CPU affinity and the sandbox (they need Linux)")
+	}
+	return fatal, nil
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // Features is what this machine lets the arena give a bot.
@@ -203,3 +204,18 @@ func Check(p *Policy) error {
 // landlockConfig is the Landlock ABI the sandbox asks for: the newest the
 // library knows, down to what the kernel has.
 var landlockConfig = landlock.V7.BestEffort()
+
+// UsableCPUs returns the CPUs this process may run on.
+func UsableCPUs() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var cpus []int
+	for c := 0; c < 1024 && len(cpus) < set.Count(); c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus
+}

@@ -235,6 +235,15 @@ func runTestBot(kind string) int {
 				case "hugemove":
 					send(protocol.Move{Move: strings.Repeat("Z", 60<<10)})
 					continue
+				case "hog": // allocates until it dies
+					var keep [][]byte
+					for {
+						b := make([]byte, 8<<20)
+						for i := 0; i < len(b); i += 4096 {
+							b[i] = 1
+						}
+						keep = append(keep, b)
+					}
 				case "badnotation":
 					send(protocol.Move{Move: "Z@z9"})
 					continue

@@ -29,7 +29,7 @@ const gameOverTimeout = 5 * time.Second
 // kept from its last game, see heldEngine) or from the pool. It returns
 // the engines it keeps for the worker's next game, each with its gameover
 // held; the others go back to the pool.
-func (r *runner) play(ctx context.Context, p *pool, g schedule.Scheduled, carry []heldEngine) (rec *journal.Record, kept []heldEngine) {
+func (r *runner) play(ctx context.Context, p *pool, g schedule.Scheduled, carry []heldEngine, slot int) (rec *journal.Record, kept []heldEngine) {
 	if ctx.Err() != nil {
 		r.releaseHeld(ctx, p, carry)
 		return nil, nil
@@ -47,7 +47,7 @@ func (r *runner) play(ctx context.Context, p *pool, g schedule.Scheduled, carry 
 		Moves:      make([]journal.MoveRecord, 0, 32), // a Cheversi game, or the start of a longer one
 		Start:      time.Now().UTC(),
 	}
-	gp := &gamePlay{r: r, p: p, rec: rec, carry: carry}
+	gp := &gamePlay{r: r, p: p, rec: rec, carry: carry, slot: slot}
 	gp.names[game.White], gp.names[game.Black] = g.White, g.Black
 	defer func() { kept = gp.release(ctx) }()
 	if o := r.opts.Observer; o != nil {
@@ -114,6 +114,23 @@ type gamePlay struct {
 	broken [2]bool // unusable: close instead of returning to the pool
 
 	carry []heldEngine // engines the worker kept for this game; e is nil once taken
+	slot  int          // the worker's number, for the CPUs of its bots (affinity)
+}
+
+// pin pins the game's bots to their CPUs when the tournament sets an
+// affinity: the worker's own two CPUs when there are two per worker, else
+// CPUs shared with other workers' bots, spread evenly.
+func (gp *gamePlay) pin() {
+	cpus := gp.r.cpus
+	if len(cpus) == 0 {
+		return
+	}
+	for c, e := range gp.eng {
+		cpu := cpus[(2*gp.slot+c)%len(cpus)]
+		if err := e.Pin([]int{cpu}); err != nil {
+			gp.r.logf("game %d: %v", gp.rec.ID, err)
+		}
+	}
 }
 
 // get returns an engine of the bot playing c: one the worker kept, or one
@@ -178,6 +195,7 @@ func (gp *gamePlay) playOut(ctx context.Context, op openings.Opening) bool {
 		}
 		gp.eng[c] = e
 	}
+	gp.pin()
 	// Both bots prepare at once; the first mover's failure counts first.
 	order := [2]game.Color{r.rules.FirstMover(), r.rules.FirstMover().Other()}
 	errs := engine.NewGames(ctx, []*engine.Engine{gp.eng[order[0]], gp.eng[order[1]]},
@@ -354,6 +372,8 @@ func forfeitKindOf(err error) string {
 		return journal.ForfeitProtocol
 	case engine.KindUnsupported:
 		return journal.ForfeitUnsupported
+	case engine.KindLimit:
+		return journal.ForfeitLimit
 	}
 	return journal.ForfeitError
 }

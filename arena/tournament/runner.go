@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/arena/sandbox"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -164,6 +166,8 @@ type runner struct {
 	fingerprintV1 string
 	// notes are found before the start and logged once it starts.
 	notes []string
+	// cpus are the CPUs the bots are pinned to (affinity); nil: none.
+	cpus []int
 
 	noticeMu sync.Mutex
 	noticed  map[string]bool // bot and forfeit kind already shown on the terminal
@@ -418,6 +422,9 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 		if spec.Dir == "" {
 			spec.Dir = r.cfg.Dir
 		}
+		if err := r.policy(&spec, b); err != nil {
+			return nil, err
+		}
 		if b.Builtin != "" {
 			if self == "" {
 				exe, err := os.Executable()
@@ -432,6 +439,63 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 		out[b.Name] = spec
 	}
 	return out, nil
+}
+
+// policy sets the bot's limits and sandbox in spec, and notes what it
+// runs under. A sandboxed bot without a directory of its own gets a fresh
+// one (not the configuration's, which it could then write to), with its
+// command and the arguments that name files made absolute. It fails when
+// the machine cannot give the bot what the configuration requires.
+func (r *runner) policy(spec *engine.Spec, b config.BotConfig) error {
+	spec.Policy = r.cfg.BotPolicy(b.Name)
+	if err := sandbox.Check(&spec.Policy); err != nil {
+		return fmt.Errorf("bot %q: %w (set limits.required = false to play without it)", b.Name, err)
+	}
+	pol := &spec.Policy
+	if pol.Isolate && b.Dir == "" {
+		spec.Dir = ""
+		if !filepath.IsAbs(spec.Command) && strings.ContainsRune(spec.Command, '/') {
+			spec.Command = filepath.Join(r.cfg.Dir, spec.Command)
+		}
+		spec.Args = slices.Clone(spec.Args)
+		for i, a := range spec.Args {
+			if p := filepath.Join(r.cfg.Dir, a); !filepath.IsAbs(a) && a != "" && fileExists(p) {
+				spec.Args[i] = p
+			}
+		}
+	}
+	if pol.Limits.IsZero() && !pol.Isolate {
+		return nil
+	}
+	what := "limits " + pol.Limits.String()
+	if pol.Isolate {
+		what += ", in the sandbox"
+	}
+	r.notes = append(r.notes, fmt.Sprintf("bot %q: %s", b.Name, what))
+	if fatal, weaker := sandbox.Probe().Missing(pol); len(fatal)+len(weaker) > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("bot %q: this machine does not give it %s", b.Name, strings.Join(append(fatal, weaker...), "; ")))
+	}
+	return nil
+}
+
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
+}
+
+// noteAffinity sets the CPUs the bots are pinned to, if the configuration
+// asks, and notes how they are shared.
+func (r *runner) noteAffinity(workers int) {
+	r.cpus = r.cfg.AffinityCPUs()
+	if len(r.cpus) == 0 {
+		return
+	}
+	list := sandbox.FormatCPUs(r.cpus)
+	if bots := 2 * workers; bots <= len(r.cpus) {
+		r.logf("affinity: each bot of a game on a CPU of its own (CPUs %s)", list)
+	} else {
+		r.logf("affinity: %d bots at a time on %d CPUs (%s): %.1f bots per CPU, shared", bots, len(r.cpus), list, float64(bots)/float64(len(r.cpus)))
+	}
 }
 
 func (r *runner) summary(start time.Time) *Summary {
@@ -492,7 +556,8 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	defer stopNext()
 	rc := &recorder{r: r, cancel: cancel, next: next}
 	var wg sync.WaitGroup
-	for range workers {
+	r.noteAffinity(workers)
+	for slot := range workers {
 		wg.Add(1)
 		go func() { // exits when no game is left, or runCtx is canceled
 			defer wg.Done()
@@ -507,7 +572,7 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 				carry, rest := splitHeld(held, g)
 				r.releaseHeld(runCtx, p, rest)
 				var rec *journal.Record
-				rec, held = r.play(runCtx, p, g, carry)
+				rec, held = r.play(runCtx, p, g, carry, slot)
 				if rec == nil {
 					return // abandoned: runCtx is canceled
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/sandbox"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -28,6 +29,9 @@ type Config struct {
 	// Transcript adds every protocol line of every check to StderrPath,
 	// stamped with the time and the process id (see engine.Spec).
 	Transcript bool
+	// Policy runs every process of the bot under these limits and
+	// sandbox (see engine.Spec).
+	Policy sandbox.Policy
 
 	// MoveTime is the bot's time per move in the check games
 	// (DefaultMoveTime when 0); games on a clock give it twenty times as
@@ -255,6 +259,7 @@ func (c *checker) spec(options map[string]string) engine.Spec {
 		Transcript:       c.cfg.Transcript,
 		HandshakeTimeout: c.cfg.HandshakeTimeout,
 		QuitGrace:        c.cfg.QuitGrace,
+		Policy:           c.cfg.Policy,
 	}
 }
 

@@ -2,14 +2,41 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/arena/sandbox"
 	"github.com/arena-games/arena/bots/conformance"
 )
+
+// limitFlags defines the flags of a bot's limits and sandbox on fs.
+func limitFlags(fs *flag.FlagSet, pol *sandbox.Policy) {
+	fs.Func("memory", "cap the bot's memory at `SIZE` (512MiB, 2GiB)", func(s string) error {
+		n, err := sandbox.ParseBytes(s)
+		pol.Memory = n
+		return err
+	})
+	fs.IntVar(&pol.Processes, "processes", 0, "cap the bot's processes and threads at `N`")
+	fs.IntVar(&pol.OpenFiles, "open-files", 0, "cap the files each of its processes may have open at `N`")
+	fs.Func("file-size", "cap the size of a file the bot writes at `SIZE`", func(s string) error {
+		n, err := sandbox.ParseBytes(s)
+		pol.FileSize = n
+		return err
+	})
+	fs.DurationVar(&pol.CPUTime, "cpu-time", 0, "cap the bot's CPU time per game at `TIME`")
+	fs.BoolVar(&pol.Isolate, "sandbox", false, "run the bot in the sandbox: no network, no files but its own and the system's, a private /tmp")
+	fs.Func("read", "let the sandboxed bot read and execute `PATH` too (repeatable)", func(s string) error {
+		abs, err := filepath.Abs(s)
+		pol.Read = append(pol.Read, abs)
+		return err
+	})
+	fs.BoolVar(&pol.Optional, "best-effort", false, "run the bot under what of its limits and sandbox this machine gives, instead of refusing")
+}
 
 func init() {
 	register(command{
@@ -37,6 +64,8 @@ func check(ctx context.Context, args []string, stdout io.Writer) error {
 	logPath := fs.String("log", "", "append the bot's standard error to this `file` (default: discard it)")
 	transcript := fs.Bool("transcript", false, "also write every protocol line, with the time, to the --log file")
 	dir := fs.String("dir", "", "the bot's working `directory` (default: the current one)")
+	var pol sandbox.Policy
+	limitFlags(fs, &pol)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -65,8 +94,13 @@ func check(ctx context.Context, args []string, stdout io.Writer) error {
 		QuitGrace:        *grace,
 		MaxPlies:         *plies,
 		Seed:             *seed,
+		Policy:           pol,
+	}
+	if err := sandbox.Check(&pol); err != nil {
+		return fmt.Errorf("%w (--best-effort checks the bot without it)", err)
 	}
 	fmt.Fprintf(stdout, "checking %s\n", strings.Join(fs.Args(), " "))
+	fmt.Fprintf(stdout, "limits: %s\n", sandbox.Probe().Describe(&pol))
 	rep, err := conformance.Run(ctx, cfg, func(r conformance.Result) {
 		fmt.Fprintf(stdout, "%s  %s: %s\n", r.Status, r.Name, r.Detail)
 	})

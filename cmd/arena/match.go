@@ -135,6 +135,13 @@ func newMatchFlags(cmd, usage string) *matchFlags {
 	key("rounds", "format.rounds", "`N` rounds, each playing every opening of every pairing with both colours")
 	key("movetime", "time.move", "fixed `TIME` per move, e.g. 200ms (default 1s)")
 	key("margin", "time.margin", "`TIME` allowed for process overhead before a bot loses on time (default 100ms)")
+	key("memory", "limits.memory", "cap each bot's memory at `SIZE` (512MiB, 2GiB)")
+	key("processes", "limits.processes", "cap each bot's processes and threads at `N`")
+	key("open-files", "limits.open_files", "cap the files each bot process may have open at `N`")
+	key("file-size", "limits.file_size", "cap the size of a file a bot writes at `SIZE`")
+	key("cpu-time", "limits.cpu_time", "cap each bot's CPU time per game at `TIME`")
+	fs.Var(boolKeyFlag{keyFlag{"sandbox", "limits.sandbox", &f.sets}}, "sandbox", "run the bots in the sandbox (no network, no files but their own and the system's)")
+	key("affinity", "affinity", "pin bots to CPUs: `off`, auto or a CPU list such as 2-7")
 	fs.Var(setFlag{&f.sets}, "set", "set a configuration key: a rule switch (touch=any) or any key such as time.move=200ms\n(`KEY=VALUE`, repeatable)")
 	fs.Func("bot", "a bot: comma-separated `SPEC` of its keys (at least two --bot)", func(s string) error {
 		b, err := parseBotSpec(s)

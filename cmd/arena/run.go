@@ -211,6 +211,12 @@ type keyFlag struct {
 
 func (f keyFlag) String() string { return "" }
 
+// boolKeyFlag is a keyFlag for a boolean key, which may be given without
+// a value (--sandbox is --sandbox=true).
+type boolKeyFlag struct{ keyFlag }
+
+func (boolKeyFlag) IsBoolFlag() bool { return true }
+
 func (f keyFlag) Set(s string) error {
 	*f.list = append(*f.list, config.Override{Key: f.key, Value: s, Source: "--" + f.name + " " + shellQuote(s)})
 	return nil
