@@ -36,19 +36,19 @@ type Rows interface {
 	// Len returns the number of rows.
 	Len() int
 	// Row returns row i.
-	Row(i int) ([8]int, error)
+	Row(i int) (viewer.Row, error)
 	// Each calls fn with every row in order until fn returns an error,
 	// which it returns.
-	Each(fn func(i int, row [8]int) error) error
+	Each(fn func(i int, row viewer.Row) error) error
 }
 
 // sliceRows are rows held in memory.
-type sliceRows [][8]int
+type sliceRows []viewer.Row
 
-func (r sliceRows) Len() int                  { return len(r) }
-func (r sliceRows) Row(i int) ([8]int, error) { return r[i], nil }
+func (r sliceRows) Len() int                      { return len(r) }
+func (r sliceRows) Row(i int) (viewer.Row, error) { return r[i], nil }
 
-func (r sliceRows) Each(fn func(i int, row [8]int) error) error {
+func (r sliceRows) Each(fn func(i int, row viewer.Row) error) error {
 	for i, row := range r {
 		if err := fn(i, row); err != nil {
 			return err
@@ -149,19 +149,12 @@ func writeListJSON(w *bufio.Writer, l *viewer.List, rows Rows) error {
 	}
 	w.WriteString(`,"rows":[`)
 	var num []byte
-	err := rows.Each(func(i int, row [8]int) error {
+	err := rows.Each(func(i int, row viewer.Row) error {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		w.WriteByte('[')
-		for j, v := range row {
-			if j > 0 {
-				w.WriteByte(',')
-			}
-			num = strconv.AppendInt(num[:0], int64(v), 10)
-			w.Write(num)
-		}
-		_, err := w.Write([]byte{']'})
+		num = row.AppendJSON(num[:0])
+		_, err := w.Write(num)
 		return err
 	})
 	if err != nil {
@@ -182,8 +175,8 @@ func viewerSample(g *Games, budget int) (*viewerPage, error) {
 	// add includes game i if it fits; it reports false once the budget is
 	// spent (after enough misses that the rest will not fit either).
 	misses := 0
-	add := func(i int, row [8]int, limit int) bool {
-		key := strconv.Itoa(row[0])
+	add := func(i int, row viewer.Row, limit int) bool {
+		key := strconv.Itoa(row.ID)
 		if _, ok := page.Games[key]; ok {
 			return true
 		}
@@ -207,8 +200,8 @@ func viewerSample(g *Games, budget int) (*viewerPage, error) {
 		return true
 	}
 	errSpent := errors.New("budget spent")
-	err := rows.Each(func(i int, r [8]int) error {
-		if strings.HasPrefix(g.List.Reasons[r[6]], "forfeit") && !add(i, r, budget/4) {
+	err := rows.Each(func(i int, r viewer.Row) error {
+		if strings.HasPrefix(g.List.Reasons[r.Reason], "forfeit") && !add(i, r, budget/4) {
 			return errSpent
 		}
 		return nil

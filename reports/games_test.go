@@ -89,9 +89,9 @@ func testGames(t testing.TB, n int) *Games {
 		if err != nil {
 			return nil, err
 		}
-		g := &viewer.Game{ID: r[0], Game: "cheversi", White: list.Bots[r[2]], Black: list.Bots[r[3]], Opening: list.Openings[r[4]],
-			Result: []string{"1-0", "0-1", "1/2-1/2"}[r[5]], Reason: "score", Plies: plies}
-		if strings.HasPrefix(list.Reasons[r[6]], "forfeit") {
+		g := &viewer.Game{ID: r.ID, Game: "cheversi", White: list.Bots[r.White], Black: list.Bots[r.Black], Opening: list.Openings[r.Opening],
+			Result: []string{"1-0", "0-1", "1/2-1/2"}[r.Result], Reason: "score", Plies: plies}
+		if strings.HasPrefix(list.Reasons[r.Reason], "forfeit") {
 			g.Reason = "forfeit"
 			g.Forfeit = &viewer.Forfeit{Kind: "time", Bot: g.White, Color: "white", Detail: "move took <5s>"}
 		}

@@ -82,7 +82,7 @@ func TestViewGamesByID(t *testing.T) {
 	g := dirreport.ViewGames(m, "out", recs)
 	for i, want := range []int{1, 2, 5, 9} {
 		row := g.List.Rows[i]
-		if row[0] != want || g.List.Openings[row[4]] != "opening "+string(rune('0'+want)) || row[5] != viewer.Draw && row[5] != viewer.WhiteWins && row[5] != viewer.BlackWins {
+		if row.ID != want || g.List.Openings[row.Opening] != "opening "+string(rune('0'+want)) || row.Result != viewer.Draw && row.Result != viewer.WhiteWins && row.Result != viewer.BlackWins {
 			t.Errorf("row %d = %v, want game %d", i, row, want)
 		}
 		gm, err := g.Load(i)

@@ -226,7 +226,7 @@ func (r *listRows) close() { r.f.Close() }
 func (r *listRows) Len() int { return r.n }
 
 // Row returns row i.
-func (r *listRows) Row(i int) ([8]int, error) {
+func (r *listRows) Row(i int) (viewer.Row, error) {
 	row, _, _, err := r.entry(i)
 	return row, err
 }
@@ -237,7 +237,7 @@ func (r *listRows) line(i int) (off int64, n int, err error) {
 	return off, n, err
 }
 
-func (r *listRows) entry(i int) (row [8]int, off int64, n int, err error) {
+func (r *listRows) entry(i int) (row viewer.Row, off int64, n int, err error) {
 	if i < 0 || i >= r.n {
 		return row, 0, 0, fmt.Errorf("game list: row %d of %d", i, r.n)
 	}
@@ -249,15 +249,16 @@ func (r *listRows) entry(i int) (row [8]int, off int64, n int, err error) {
 	return row, off, n, nil
 }
 
-func decodeRow(e *[rowEntry]byte) (row [8]int, off int64, n int) {
-	for j := range row {
-		row[j] = int(binary.LittleEndian.Uint32(e[4*j:]))
+func decodeRow(e *[rowEntry]byte) (row viewer.Row, off int64, n int) {
+	var f [8]int
+	for j := range f {
+		f[j] = int(binary.LittleEndian.Uint32(e[4*j:]))
 	}
-	return row, int64(binary.LittleEndian.Uint64(e[32:])) - 1, int(binary.LittleEndian.Uint32(e[40:]))
+	return viewer.RowOf(f), int64(binary.LittleEndian.Uint64(e[32:])) - 1, int(binary.LittleEndian.Uint32(e[40:]))
 }
 
 // Each calls fn with every row in order.
-func (r *listRows) Each(fn func(i int, row [8]int) error) error {
+func (r *listRows) Each(fn func(i int, row viewer.Row) error) error {
 	in := bufio.NewReaderSize(io.NewSectionReader(r.f, 0, int64(r.n)*rowEntry), 256<<10)
 	var e [rowEntry]byte
 	for i := range r.n {

@@ -259,7 +259,7 @@ func TestFollowsTheJournal(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	for i, r := range list.Rows {
-		if r[0] != recs[i].ID || list.Bots[r[2]] != recs[i].White {
+		if r.ID != recs[i].ID || list.Bots[r.White] != recs[i].White {
 			t.Errorf("row %d: %v, want game %d of %s", i, r, recs[i].ID, recs[i].White)
 		}
 	}
@@ -415,7 +415,7 @@ func TestGamesKeptWhileTheListCannotBeWritten(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	for i, id := range []int{recs[0].ID, recs[1].ID, recs[3].ID, farID} {
-		if r := list.Rows[i]; r[0] != id {
+		if r := list.Rows[i]; r.ID != id {
 			t.Errorf("row %d: %v, want game %d", i, r, id)
 		}
 	}

@@ -1,6 +1,11 @@
 package viewer
 
-import "github.com/arena-games/arena/arena/game"
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/arena-games/arena/arena/game"
+)
 
 // Summary is one game in a game list: enough to filter and label it.
 type Summary struct {
@@ -22,26 +27,69 @@ const (
 )
 
 // List is a game list encoded compactly for a page: every name is given
-// once and rows refer to names by index. A row is
-//
-//	[id, round, white, black, opening, result, reason, plies]
-//
-// with white and black indexing Bots, opening Openings, reason Reasons,
-// and result one of WhiteWins, BlackWins, Draw. About 30 bytes of JSON a
+// once and rows refer to names by index (Row). About 30 bytes of JSON a
 // game.
 type List struct {
 	Game     string   `json:"game"`
 	Bots     []string `json:"bots"`
 	Openings []string `json:"openings"`
 	Reasons  []string `json:"reasons"`
-	Rows     [][8]int `json:"rows"`
+	Rows     []Row    `json:"rows"`
 
 	index map[string]int // "b"/"o"/"r" + name -> index
 }
 
+// Row is one game of a List, its names given by their index in the list.
+// In JSON it is the array the page reads:
+//
+//	[id, round, white, black, opening, result, reason, plies]
+type Row struct {
+	ID, Round    int
+	White, Black int // indexes in Bots
+	Opening      int // index in Openings
+	Result       int // WhiteWins, BlackWins or Draw
+	Reason       int // index in Reasons
+	Plies        int
+}
+
+// Fields returns the row's numbers in their JSON order.
+func (r Row) Fields() [8]int {
+	return [8]int{r.ID, r.Round, r.White, r.Black, r.Opening, r.Result, r.Reason, r.Plies}
+}
+
+// RowOf returns the row of the numbers in their JSON order.
+func RowOf(f [8]int) Row {
+	return Row{ID: f[0], Round: f[1], White: f[2], Black: f[3], Opening: f[4], Result: f[5], Reason: f[6], Plies: f[7]}
+}
+
+// AppendJSON appends the row as JSON.
+func (r Row) AppendJSON(b []byte) []byte {
+	b = append(b, '[')
+	for j, v := range r.Fields() {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return append(b, ']')
+}
+
+// MarshalJSON returns the row as JSON.
+func (r Row) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+
+// UnmarshalJSON decodes a row from JSON.
+func (r *Row) UnmarshalJSON(data []byte) error {
+	var f [8]int
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	*r = RowOf(f)
+	return nil
+}
+
 // NewList returns an empty list of games of the named game.
 func NewList(gameName string) *List {
-	return &List{Game: gameName, Bots: []string{}, Openings: []string{}, Reasons: []string{}, Rows: [][8]int{}, index: map[string]int{}}
+	return &List{Game: gameName, Bots: []string{}, Openings: []string{}, Reasons: []string{}, Rows: []Row{}, index: map[string]int{}}
 }
 
 // Add appends a game to the list.
@@ -53,9 +101,9 @@ func (l *List) Add(s Summary) {
 	case game.BlackWins.String():
 		res = BlackWins
 	}
-	l.Rows = append(l.Rows, [8]int{
-		s.ID, s.Round, l.name(&l.Bots, "b", s.White), l.name(&l.Bots, "b", s.Black),
-		l.name(&l.Openings, "o", s.Opening), res, l.name(&l.Reasons, "r", s.Reason), s.Plies,
+	l.Rows = append(l.Rows, Row{
+		ID: s.ID, Round: s.Round, White: l.name(&l.Bots, "b", s.White), Black: l.name(&l.Bots, "b", s.Black),
+		Opening: l.name(&l.Openings, "o", s.Opening), Result: res, Reason: l.name(&l.Reasons, "r", s.Reason), Plies: s.Plies,
 	})
 }
 
