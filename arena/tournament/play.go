@@ -181,161 +181,218 @@ func (gp *gamePlay) abandon(ctx context.Context, err error) bool {
 // playOut plays the game to its end and fills in the record. It returns
 // false when the game was abandoned.
 func (gp *gamePlay) playOut(ctx context.Context, op openings.Opening) bool {
-	r := gp.r
+	if over, ok := gp.startEngines(ctx); over {
+		return ok
+	}
+	st, moves, err := replayOpening(gp.r.rules, op)
+	if err != nil {
+		// Openings are checked when they are loaded: not reached.
+		return gp.abandon(ctx, err)
+	}
+	t := gp.newTurns(st, moves, op)
+	for {
+		if out := st.Outcome(); out.Over() {
+			gp.finish(ctx, out.Result, out.Reason, nil, out.Scores)
+			return true
+		}
+		if over, ok := t.next(ctx); over {
+			return ok
+		}
+	}
+}
+
+// startEngines takes an engine for each side and starts the game on both.
+// over is true when the game ended before its first move (a forfeit, with
+// ok true) or was abandoned (ok false).
+func (gp *gamePlay) startEngines(ctx context.Context) (over, ok bool) {
 	for _, c := range [2]game.Color{game.White, game.Black} {
 		e, err := gp.get(c)
 		if err != nil {
 			if ctx.Err() != nil || !botsFault(err) {
-				return gp.abandon(ctx, err)
+				return true, gp.abandon(ctx, err)
 			}
 			// However it failed (a crash or a timeout in the handshake
 			// included), the bot could not be restarted.
 			gp.forfeitKind(ctx, c, journal.ForfeitStart, errorDetail(err))
-			return true
+			return true, true
 		}
 		gp.eng[c] = e
 	}
 	gp.pin()
 	// Both bots prepare at once; the first mover's failure counts first.
-	order := [2]game.Color{r.rules.FirstMover(), r.rules.FirstMover().Other()}
+	rules := gp.r.rules
+	order := [2]game.Color{rules.FirstMover(), rules.FirstMover().Other()}
 	errs := engine.NewGames(ctx, []*engine.Engine{gp.eng[order[0]], gp.eng[order[1]]},
-		[]engine.NewGame{{Rules: r.rules, Color: order[0]}, {Rules: r.rules, Color: order[1]}})
+		[]engine.NewGame{{Rules: rules, Color: order[0]}, {Rules: rules, Color: order[1]}})
 	for i, c := range order {
 		gp.inGame[c] = errs[i] == nil
 	}
 	for i, c := range order {
 		if err := errs[i]; err != nil {
 			if ctx.Err() != nil || !botsFault(err) {
-				return gp.abandon(ctx, err)
+				return true, gp.abandon(ctx, err)
 			}
 			gp.broken[c] = true
 			gp.forfeit(ctx, c, err)
-			return true
+			return true, true
 		}
 	}
+	return false, true
+}
 
-	st := r.rules.Start()
+// replayOpening plays the moves of an opening from the start position and
+// returns the position after them and the moves so far.
+func replayOpening(rules game.Rules, op openings.Opening) (game.State, []string, error) {
+	st := rules.Start()
 	moves := make([]string, 0, len(op.Moves)+64)
 	for _, text := range op.Moves {
 		if _, err := game.PlayText(st, text); err != nil {
-			// Openings are checked when they are loaded: not reached.
-			return gp.abandon(ctx, fmt.Errorf("opening move %q: %w", text, err))
+			return nil, nil, fmt.Errorf("opening move %q: %w", text, err)
 		}
 		moves = append(moves, text)
 	}
+	return st, moves, nil
+}
 
-	tcs := [2]config.TimeControl{r.cfg.BotTime(gp.names[game.White]), r.cfg.BotTime(gp.names[game.Black])}
-	clock := engine.NewClock(tcs[game.White].Clock(), tcs[game.Black].Clock())
-	// The search limits go to the bots that obey them (Run checked those
-	// a bot is given by name).
-	var nodes [2]int64
-	var depth [2]int
+// turns is the play of a game once its opening is on the board: one ply at
+// a time, the arena's random plies of a deferred opening or a bot's move.
+type turns struct {
+	gp    *gamePlay
+	op    openings.Opening
+	st    game.State
+	moves []string // every ply so far, as sent to the bots
+
+	tcs   [2]config.TimeControl
+	clock *engine.Clock
+	nodes [2]int64 // the search limits each bot obeys (Run checked those a bot is given by name)
+	depth [2]int
+	adj   *adjudicator
+
+	legalMoves []game.Move
+	legalText  []string
+	random     *rand.Rand // the arena's plies of a deferred opening
+}
+
+func (gp *gamePlay) newTurns(st game.State, moves []string, op openings.Opening) *turns {
+	r := gp.r
+	t := &turns{gp: gp, op: op, st: st, moves: moves, adj: newAdjudicator(r.cfg.Adjudication, gp.names)}
+	t.tcs = [2]config.TimeControl{r.cfg.BotTime(gp.names[game.White]), r.cfg.BotTime(gp.names[game.Black])}
+	t.clock = engine.NewClock(t.tcs[game.White].Clock(), t.tcs[game.Black].Clock())
 	for c := range gp.eng {
 		id := gp.eng[c].ID()
 		if id.Nodes {
-			nodes[c] = tcs[c].Nodes
+			t.nodes[c] = t.tcs[c].Nodes
 		}
 		if id.Depth {
-			depth[c] = tcs[c].Depth
+			t.depth[c] = t.tcs[c].Depth
 		}
 	}
-	adj := newAdjudicator(r.cfg.Adjudication, gp.names)
-	var (
-		legalMoves []game.Move
-		legalText  []string
-		random     *rand.Rand // the arena's plies of a deferred opening
-	)
-	for {
-		out := st.Outcome()
-		if out.Over() {
-			gp.finish(ctx, out.Result, out.Reason, nil, out.Scores)
-			return true
+	return t
+}
+
+// next plays the next ply of a game that is not over. over is true when
+// the game ended on it other than by the rules (a forfeit or an
+// adjudication, with ok true) or was abandoned (ok false).
+func (t *turns) next(ctx context.Context) (over, ok bool) {
+	if t.op.RandomPly(t.st.Ply() + 1) {
+		if err := t.randomPly(); err != nil {
+			return true, t.gp.abandon(ctx, err)
 		}
-		if op.RandomPly(st.Ply() + 1) {
-			if random == nil {
-				random = op.Player()
-			}
-			text, ok, err := openings.PlayRandom(st, random)
-			if err == nil && !ok {
-				err = errors.New("no legal move in a game that is not over")
-			}
-			if err != nil {
-				return gp.abandon(ctx, fmt.Errorf("random ply %d: %w", st.Ply()+1, err))
-			}
-			moves = append(moves, text)
-			gp.rec.Moves = append(gp.rec.Moves, journal.MoveRecord{Move: text, Random: true})
-			if o := r.opts.Observer; o != nil {
-				o.Moved(gp.rec.ID, gp.rec.Moves[len(gp.rec.Moves)-1])
-			}
-			continue
+		return false, true
+	}
+	return t.botMove(ctx)
+}
+
+// randomPly plays the arena's random ply of a deferred opening.
+func (t *turns) randomPly() error {
+	if t.random == nil {
+		t.random = t.op.Player()
+	}
+	text, ok, err := openings.PlayRandom(t.st, t.random)
+	if err == nil && !ok {
+		err = errors.New("no legal move in a game that is not over")
+	}
+	if err != nil {
+		return fmt.Errorf("random ply %d: %w", t.st.Ply()+1, err)
+	}
+	t.moves = append(t.moves, text)
+	t.gp.moved(journal.MoveRecord{Move: text, Random: true})
+	return nil
+}
+
+// request is the move request for the bot of side, but for its deadline,
+// with the time it is allowed.
+func (t *turns) request(side game.Color) (req engine.MoveRequest, allowed time.Duration) {
+	e := t.gp.eng[side]
+	req = engine.MoveRequest{Moves: t.moves, Nodes: t.nodes[side], Depth: t.depth[side], Watch: t.gp.eng[side.Other()]}
+	if e.WantsLegalMoves() {
+		t.legalMoves = t.st.LegalMoves(t.legalMoves[:0])
+		t.legalText = t.legalText[:0]
+		for _, m := range t.legalMoves {
+			t.legalText = append(t.legalText, m.String())
 		}
-		side := st.Turn()
-		e := gp.eng[side]
-		var legal []string
-		if e.WantsLegalMoves() {
-			legalMoves = st.LegalMoves(legalMoves[:0])
-			legalText = legalText[:0]
-			for _, m := range legalMoves {
-				legalText = append(legalText, m.String())
-			}
-			legal = legalText
+		req.Legal = t.legalText
+	}
+	if e.WantsFEN() {
+		req.FEN = t.st.Text()
+	}
+	req.Clock, allowed = t.clock.Request(side)
+	return req, allowed
+}
+
+// botMove asks the bot of the side to move for its move and referees
+// it; over and ok are as for next.
+func (t *turns) botMove(ctx context.Context) (over, ok bool) {
+	gp, side := t.gp, t.st.Turn()
+	req, allowed := t.request(side)
+	sent := time.Now()
+	req.Deadline = t.clock.Deadline(side, sent)
+	reply, err := gp.eng[side].Move(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil || !botsFault(err) {
+			return true, gp.abandon(ctx, err)
 		}
-		var fen string
-		if e.WantsFEN() {
-			fen = st.Text()
+		gp.broken[side] = true
+		if isTimeout(err) {
+			gp.forfeitKind(ctx, side, journal.ForfeitTime, fmt.Sprintf("no move after %v (measured by the arena), allowed %v + margin %v",
+				time.Since(sent).Round(time.Millisecond), allowed, t.tcs[side].Margin))
+			return true, true
 		}
-		pc, allowed := clock.Request(side)
-		sent := time.Now()
-		reply, err := e.Move(ctx, engine.MoveRequest{
-			Moves:    moves,
-			Legal:    legal,
-			FEN:      fen,
-			Clock:    pc,
-			Nodes:    nodes[side],
-			Depth:    depth[side],
-			Deadline: clock.Deadline(side, sent),
-			Watch:    gp.eng[side.Other()],
-		})
-		if err != nil {
-			if ctx.Err() != nil || !botsFault(err) {
-				return gp.abandon(ctx, err)
-			}
-			gp.broken[side] = true
-			if isTimeout(err) {
-				gp.forfeitKind(ctx, side, journal.ForfeitTime, fmt.Sprintf("no move after %v (measured by the arena), allowed %v + margin %v",
-					time.Since(sent).Round(time.Millisecond), allowed, tcs[side].Margin))
-				return true
-			}
-			gp.forfeit(ctx, side, err)
-			return true
+		gp.forfeit(ctx, side, err)
+		return true, true
+	}
+	elapsed := reply.Elapsed
+	if elapsed <= 0 {
+		elapsed = time.Since(sent)
+	}
+	if err := t.clock.Charge(side, elapsed); err != nil {
+		gp.forfeitKind(ctx, side, journal.ForfeitTime, err.Error())
+		return true, true
+	}
+	m, err := game.PlayText(t.st, reply.Move)
+	if err != nil {
+		gp.forfeitKind(ctx, side, journal.ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", clipText(reply.Move, 64), t.st.Ply()+1, err))
+		return true, true
+	}
+	text := m.String()
+	t.moves = append(t.moves, text)
+	info := journal.NewSearchInfo(reply.Info)
+	gp.moved(journal.MoveRecord{Move: text, MS: roundMS(elapsed), Info: info})
+	if t.adj != nil && !t.st.Outcome().Over() {
+		if v, ok := t.adj.move(side, info, t.st.Ply()); ok {
+			gp.rec.Adjudication = &journal.Adjudicated{Rule: v.rule, Detail: v.detail}
+			gp.finish(ctx, v.result, journal.ReasonAdjudication, nil, nil)
+			return true, true
 		}
-		elapsed := reply.Elapsed
-		if elapsed <= 0 {
-			elapsed = time.Since(sent)
-		}
-		if err := clock.Charge(side, elapsed); err != nil {
-			gp.forfeitKind(ctx, side, journal.ForfeitTime, err.Error())
-			return true
-		}
-		m, err := game.PlayText(st, reply.Move)
-		if err != nil {
-			gp.forfeitKind(ctx, side, journal.ForfeitIllegalMove, fmt.Sprintf("move %q at ply %d: %v", clipText(reply.Move, 64), st.Ply()+1, err))
-			return true
-		}
-		text := m.String()
-		moves = append(moves, text)
-		info := journal.NewSearchInfo(reply.Info)
-		gp.rec.Moves = append(gp.rec.Moves, journal.MoveRecord{Move: text, MS: roundMS(elapsed), Info: info})
-		if o := r.opts.Observer; o != nil {
-			o.Moved(gp.rec.ID, gp.rec.Moves[len(gp.rec.Moves)-1])
-		}
-		if adj != nil && !st.Outcome().Over() {
-			if v, ok := adj.move(side, info, st.Ply()); ok {
-				gp.rec.Adjudication = &journal.Adjudicated{Rule: v.rule, Detail: v.detail}
-				gp.finish(ctx, v.result, journal.ReasonAdjudication, nil, nil)
-				return true
-			}
-		}
+	}
+	return false, true
+}
+
+// moved records a ply and tells the observer.
+func (gp *gamePlay) moved(m journal.MoveRecord) {
+	gp.rec.Moves = append(gp.rec.Moves, m)
+	if o := gp.r.opts.Observer; o != nil {
+		o.Moved(gp.rec.ID, gp.rec.Moves[len(gp.rec.Moves)-1])
 	}
 }
 

@@ -175,10 +175,41 @@ type runner struct {
 
 // prepare does everything up to, not including, starting bots.
 func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, err error) {
+	sched, err := layout(ctx, cfg, opts.Shard)
+	if err != nil {
+		return nil, err
+	}
+	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, sched: sched, dir: outputDir(cfg, opts), settings: cfg.Rules.Settings(), noticed: map[string]bool{}}
+	self := r
+	defer func() {
+		if err != nil {
+			self.release()
+		}
+	}()
+	r.manifest = NewManifest(cfg, sched)
+	r.manifest.Shard, r.manifest.Games = opts.Shard, sched.SliceLen(opts.Shard)
+	if err := r.claimDir(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readJournal(); err != nil {
+		return nil, err
+	}
+	if r.pgn, err = os.OpenFile(filepath.Join(r.dir, pgn.FileName(r.rules.Game())), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, fmt.Errorf("open game file: %w", err)
+	}
+	if r.logFile, err = os.OpenFile(filepath.Join(r.dir, "arena.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+		return nil, fmt.Errorf("open arena log: %w", err)
+	}
+	return r, nil
+}
+
+// layout checks what a run of cfg (of slice sh, when not nil) needs
+// before anything is written, and lays out its schedule.
+func layout(ctx context.Context, cfg *config.Config, sh *schedule.Shard) (*schedule.Schedule, error) {
 	if cfg.Rules == nil {
 		return nil, errors.New("tournament: configuration without rules (use Load or Parse)")
 	}
-	if sh := opts.Shard; sh != nil {
+	if sh != nil {
 		if err := sh.Validate(); err != nil {
 			return nil, err
 		}
@@ -194,69 +225,70 @@ func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, 
 	if errors.Is(err, schedule.ErrTooManyGames) {
 		return nil, cfg.KeyError([]string{"format", "rounds"}, err)
 	}
-	if err != nil {
-		return nil, err
-	}
-	dir := cfg.Output
+	return sched, err
+}
+
+// outputDir returns the directory a run writes to.
+func outputDir(cfg *config.Config, opts Options) string {
 	switch {
 	case opts.Out != "":
-		dir = opts.Out
+		return opts.Out
 	case opts.Shard != nil:
 		// Slices of one tournament default to directories side by side.
-		dir = filepath.Join(cfg.Output, "slice-"+strconv.Itoa(opts.Shard.Index))
+		return filepath.Join(cfg.Output, "slice-"+strconv.Itoa(opts.Shard.Index))
 	}
-	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, sched: sched, dir: dir, settings: cfg.Rules.Settings(), noticed: map[string]bool{}}
-	self := r
-	defer func() {
-		if err != nil {
-			self.release()
-		}
-	}()
-	r.manifest = NewManifest(cfg, sched)
-	r.manifest.Shard, r.manifest.Games = opts.Shard, sched.SliceLen(opts.Shard)
+	return cfg.Output
+}
+
+// claimDir makes r.dir the directory of r.manifest's tournament, under
+// its lock: the one it holds already, whose manifest it reads (and
+// updates when the sequential test changed), or a new one.
+func (r *runner) claimDir(ctx context.Context) error {
 	// Check the directory before writing to it, and again under the lock.
 	if _, err := r.checkOutputDir(ctx); err != nil {
-		return nil, err
+		return err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
+	if err := os.MkdirAll(filepath.Join(r.dir, "logs"), 0o755); err != nil {
+		return fmt.Errorf("output directory: %w", err)
 	}
-	if r.unlock, err = journal.LockDir(dir); err != nil {
-		return nil, err
+	var err error
+	if r.unlock, err = journal.LockDir(r.dir); err != nil {
+		return err
 	}
 	stored, err := r.checkOutputDir(ctx)
 	switch {
 	case err != nil:
-		return nil, err
-	case stored != nil:
-		if a, b := stored.SPRT, r.manifest.SPRT; (a == nil) != (b == nil) || (a != nil && *a != *b) {
-			// The reports read the test from the manifest.
-			stored.SPRT = r.manifest.SPRT
-			if err := stored.Write(dir); err != nil {
-				return nil, err
-			}
-		}
-		r.manifest = stored
-	default:
-		if err := r.manifest.Write(dir); err != nil {
-			return nil, err
+		return err
+	case stored == nil:
+		return r.manifest.Write(r.dir)
+	}
+	if a, b := stored.SPRT, r.manifest.SPRT; (a == nil) != (b == nil) || (a != nil && *a != *b) {
+		// The reports read the test from the manifest.
+		stored.SPRT = r.manifest.SPRT
+		if err := stored.Write(r.dir); err != nil {
+			return err
 		}
 	}
+	r.manifest = stored
+	return nil
+}
 
-	// The journal's games are taken in one at a time: the tally, the
-	// sequential test and the PGN/PDN file need them in the journal's
-	// order, and the pending games a bit per game. The PGN/PDN file is
-	// derived from the journal: rebuild it (a crash may have left it behind
-	// or ahead of the journal), then append to it.
-	r.tally, r.sprt = journal.NewTally(cfg.BotNames()), newSPRT(cfg)
-	text, err := pgn.NewFileRewrite(dir, r.rules.Game(), cfg.Name)
+// readJournal takes in the games of the journal and opens it for the
+// games to come. The games are taken in one at a time: the tally, the
+// sequential test and the PGN/PDN file need them in the journal's order,
+// and the pending games a bit per game. The PGN/PDN file is derived from
+// the journal: it is rebuilt (a crash may have left it behind or ahead of
+// the journal), to be appended to.
+func (r *runner) readJournal() error {
+	r.tally, r.sprt = journal.NewTally(r.cfg.BotNames()), newSPRT(r.cfg)
+	text, err := pgn.NewFileRewrite(r.dir, r.rules.Game(), r.cfg.Name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer text.Abort()
-	r.journal, err = journal.OpenFunc(filepath.Join(dir, journal.File), func(rec *journal.Record) error {
-		if err := journal.CheckScheduled(sched, rec, r.manifest.Shard); err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
+	r.journal, err = journal.OpenFunc(filepath.Join(r.dir, journal.File), func(rec *journal.Record) error {
+		if err := journal.CheckScheduled(r.sched, rec, r.manifest.Shard); err != nil {
+			return fmt.Errorf("%s: %w", r.dir, err)
 		}
 		r.done.Add(rec.ID)
 		r.tally.Add(rec)
@@ -268,32 +300,31 @@ func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, 
 		return text.Add(rec)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.recorded = r.done.Len()
+	r.countPending()
+	return text.Commit()
+}
+
+// countPending counts the games the run is to record (r.goal, all of the
+// slice, or those up to Options.Until) and those of them the journal
+// lacks (r.pending).
+func (r *runner) countPending() {
 	r.goal, r.pending = r.manifest.Games, r.manifest.Games-r.recorded
-	if opts.Until > 0 {
-		r.goal, r.pending = 0, 0
-		for g := range r.sched.Slice(r.manifest.Shard) {
-			if g.ID > opts.Until {
-				break
-			}
-			r.goal++
-			if !r.done.Has(g.ID) {
-				r.pending++
-			}
+	if r.opts.Until <= 0 {
+		return
+	}
+	r.goal, r.pending = 0, 0
+	for g := range r.sched.Slice(r.manifest.Shard) {
+		if g.ID > r.opts.Until {
+			break
+		}
+		r.goal++
+		if !r.done.Has(g.ID) {
+			r.pending++
 		}
 	}
-	if err := text.Commit(); err != nil {
-		return nil, err
-	}
-	if r.pgn, err = os.OpenFile(filepath.Join(dir, pgn.FileName(r.rules.Game())), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		return nil, fmt.Errorf("open game file: %w", err)
-	}
-	if r.logFile, err = os.OpenFile(filepath.Join(dir, "arena.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
-		return nil, fmt.Errorf("open arena log: %w", err)
-	}
-	return r, nil
 }
 
 // checkOutputDir decides whether a run of the tournament r.manifest (and
@@ -549,38 +580,12 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Each worker takes its next game and records the games it finished
-	// itself, through the recorder: a game costs no hand-off between
-	// goroutines, which would wake other threads.
-	next, stopNext := iter.Pull(r.pendingGames())
-	defer stopNext()
-	rc := &recorder{r: r, cancel: cancel, next: next}
-	var wg sync.WaitGroup
+	src := newScheduleSource(r.pendingGames())
+	defer src.stop()
+	rc := &recorder{r: r, cancel: cancel, src: src}
 	r.noteAffinity(workers)
-	for slot := range workers {
-		wg.Add(1)
-		go func() { // exits when no game is left, or runCtx is canceled
-			defer wg.Done()
-			// The engines of the last game, kept for the next (see heldEngine).
-			var held []heldEngine
-			defer func() { r.releaseHeld(runCtx, p, held) }()
-			for {
-				g, ok := rc.take(runCtx)
-				if !ok {
-					return
-				}
-				carry, rest := splitHeld(held, g)
-				r.releaseHeld(runCtx, p, rest)
-				var rec *journal.Record
-				rec, held = r.play(runCtx, p, g, carry, slot)
-				if rec == nil {
-					return // abandoned: runCtx is canceled
-				}
-				rc.record(rec)
-			}
-		}()
-	}
-	wg.Wait()
+	local := &localPool{r: r, engines: p, workers: workers}
+	local.Play(runCtx, rc.take, rc.record)
 	played, plies, fatal := rc.played, rc.plies, rc.fatal
 	p.close()
 	// Every recorded game is on stable storage before Run returns.
@@ -602,30 +607,140 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	return sum, nil
 }
 
-// recorder hands the workers of a run the games to play and records the
-// games they finish, one worker at a time: the journal, the PGN/PDN file,
-// the progress and the sequential test take the games in one order.
+// GamePool plays the games of a run on the bots. Run plays through its local
+// pool, which keeps the bots' processes alive from game to game on
+// Config.Concurrency workers; a pool of workers on other machines is
+// another implementation of the same interface.
+type GamePool interface {
+	// Play plays the games next hands out until it hands out no more or
+	// ctx is done, several at a time, and calls record with every game
+	// played to its end; games abandoned when ctx is done are not
+	// recorded (a later run plays them). Both may be called from several
+	// goroutines at once. Play returns when no game is in flight.
+	Play(ctx context.Context, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record))
+}
+
+// Source hands a run the games to play, in the order to start them: for
+// Run, the games of the schedule (of its slice) that the journal lacks. A
+// format whose pairings depend on results hands out a round once the games
+// of the one before are recorded: Next may wait for that, until ctx is
+// done. Both methods may be called from several goroutines at once.
+type Source interface {
+	// Next returns the next game to play; ok is false when there is none
+	// left, or ctx is done.
+	Next(ctx context.Context) (g schedule.Scheduled, ok bool)
+	// Recorded tells the source that a game it handed out is recorded.
+	Recorded(rec *journal.Record)
+}
+
+// scheduleSource hands out the games of a sequence, as the schedule lays
+// them out.
+type scheduleSource struct {
+	mu   sync.Mutex
+	next func() (schedule.Scheduled, bool)
+	stop func()
+}
+
+func newScheduleSource(games iter.Seq[schedule.Scheduled]) *scheduleSource {
+	next, stop := iter.Pull(games)
+	return &scheduleSource{next: next, stop: stop}
+}
+
+func (s *scheduleSource) Next(ctx context.Context) (schedule.Scheduled, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ctx.Err() != nil {
+		return schedule.Scheduled{}, false
+	}
+	return s.next()
+}
+
+func (s *scheduleSource) Recorded(*journal.Record) {}
+
+var (
+	_ GamePool = (*localPool)(nil)
+	_ Source   = (*scheduleSource)(nil)
+)
+
+// localPool plays games against bot processes of this machine: each of
+// its workers takes its next game and records the games it finished
+// itself, so that a game costs no hand-off between goroutines, which would
+// wake other threads, and keeps its engines from game to game.
+type localPool struct {
+	r       *runner
+	engines *pool
+	workers int
+}
+
+func (lp *localPool) Play(ctx context.Context, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record)) {
+	var wg sync.WaitGroup
+	for slot := range lp.workers {
+		wg.Add(1)
+		go func() { // exits when no game is left, or ctx is canceled
+			defer wg.Done()
+			lp.work(ctx, slot, next, record)
+		}()
+	}
+	wg.Wait()
+}
+
+// work plays games, one at a time, until none is left or ctx is canceled,
+// as the worker of the slot given (see runner.play).
+func (lp *localPool) work(ctx context.Context, slot int, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record)) {
+	r, p := lp.r, lp.engines
+	// The engines of the last game, kept for the next (see heldEngine).
+	var held []heldEngine
+	defer func() { r.releaseHeld(ctx, p, held) }()
+	for {
+		g, ok := next(ctx)
+		if !ok {
+			return
+		}
+		carry, rest := splitHeld(held, g)
+		r.releaseHeld(ctx, p, rest)
+		var rec *journal.Record
+		rec, held = r.play(ctx, p, g, carry, slot)
+		if rec == nil {
+			return // abandoned: ctx is canceled
+		}
+		record(rec)
+	}
+}
+
+// recorder hands the pool of a run the games to play and records the games
+// it finishes, one at a time: the journal, the PGN/PDN file, the progress
+// and the sequential test take the games in one order.
 type recorder struct {
 	r      *runner
 	cancel context.CancelFunc // stops the run after a fatal error
+	src    Source
 
 	mu      sync.Mutex
-	next    func() (schedule.Scheduled, bool) // the pending games, in schedule order
-	stopped bool                              // the sequential test decided, or a fatal error: no more games
+	stopped bool // the sequential test decided, or a fatal error: no more games
 	played  int
 	plies   int
 	fatal   error
 	pgnBuf  []byte
 }
 
-// take returns the next game to play, if any.
+// take returns the next game to play, if any. A game the source hands out
+// once the run has stopped is not played.
 func (rc *recorder) take(ctx context.Context) (schedule.Scheduled, bool) {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if rc.stopped || ctx.Err() != nil {
+	if rc.isStopped() || ctx.Err() != nil {
 		return schedule.Scheduled{}, false
 	}
-	return rc.next()
+	g, ok := rc.src.Next(ctx)
+	if !ok || rc.isStopped() {
+		return schedule.Scheduled{}, false
+	}
+	return g, true
+}
+
+// isStopped reports whether the run takes no more games.
+func (rc *recorder) isStopped() bool {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.stopped
 }
 
 // record adds a finished game to the journal, the PGN/PDN file, the
@@ -642,6 +757,7 @@ func (rc *recorder) record(rec *journal.Record) {
 		rc.cancel()
 		return
 	}
+	rc.src.Recorded(rec)
 	r.recorded++
 	rc.played++
 	rc.plies += len(rec.Moves)
