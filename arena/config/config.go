@@ -537,10 +537,36 @@ var botNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
 // validate checks values, applies defaults and builds the rules.
 func (c *Config) validate(md toml.MetaData) []error {
-	var errs []error
-	add := func(path []string, format string, args ...any) {
-		errs = append(errs, c.KeyError(path, fmt.Errorf(format, args...)))
+	c.defaultNames()
+	errs := c.validateConcurrency(md)
+	errs = append(errs, c.validateRules()...)
+	errs = append(errs, c.validateSolo(md)...)
+	errs = append(errs, c.validateSPRT()...)
+	errs = append(errs, c.validateFormat(md)...)
+	errs = append(errs, c.validateOpenings()...)
+	if err := c.Time.validate(true); err != nil {
+		errs = append(errs, c.KeyError([]string{"time"}, fmt.Errorf("%v", err)))
 	}
+	errs = append(errs, c.Limits.validate(c, []string{"limits"})...)
+	errs = append(errs, c.validateAffinity()...)
+	errs = append(errs, c.validateBots()...)
+	return append(errs, c.validatePlayers()...)
+}
+
+// keyErrors collects errors about keys.
+type keyErrors struct {
+	c    *Config
+	errs []error
+}
+
+// add adds an error about the key at path.
+func (e *keyErrors) add(path []string, format string, args ...any) {
+	e.errs = append(e.errs, e.c.KeyError(path, fmt.Errorf(format, args...)))
+}
+
+// defaultNames names the tournament after its file, and its output
+// directory after its name, when the configuration does not.
+func (c *Config) defaultNames() {
 	if c.Name == "" {
 		base := filepath.Base(c.Path)
 		c.Name = strings.TrimSuffix(base, filepath.Ext(base))
@@ -551,86 +577,101 @@ func (c *Config) validate(md toml.MetaData) []error {
 	if c.Output == "" {
 		c.Output = filepath.Join(DefaultOutputRoot, SafeFileName(c.Name))
 	}
+}
+
+// validateConcurrency checks the concurrency and sets its default.
+func (c *Config) validateConcurrency(md toml.MetaData) []error {
+	e := keyErrors{c: c}
 	// A count left out takes its default; one given must be at least 1.
 	if md.IsDefined("concurrency") && c.Concurrency < 1 {
-		add([]string{"concurrency"}, "must be at least 1, got %d", c.Concurrency)
+		e.add([]string{"concurrency"}, "must be at least 1, got %d", c.Concurrency)
 	}
 	if c.Concurrency > MaxConcurrency {
-		add([]string{"concurrency"}, "must be at most %d, got %d", MaxConcurrency, c.Concurrency)
+		e.add([]string{"concurrency"}, "must be at most %d, got %d", MaxConcurrency, c.Concurrency)
 	}
 	if c.Concurrency == 0 {
 		// The CPUs this process may use: a container's limit or a batch
 		// job's allocation, not the machine's.
 		c.Concurrency = min(runtime.GOMAXPROCS(0), MaxConcurrency)
 	}
+	return e.errs
+}
 
-	errs = append(errs, c.validateRules()...)
-
-	// A person plays one game at a time.
+// validateSolo plays one game at a time when a bot does (a person).
+func (c *Config) validateSolo(md toml.MetaData) []error {
+	e := keyErrors{c: c}
 	if i := slices.IndexFunc(c.Bots, func(b BotConfig) bool { return soloBuiltin(b.Builtin) }); i >= 0 && c.Concurrency != 1 {
 		if md.IsDefined("concurrency") {
-			add([]string{"concurrency"}, "a person (builtin = %q) plays one game at a time: set it to 1", c.Bots[i].Builtin)
+			e.add([]string{"concurrency"}, "a person (builtin = %q) plays one game at a time: set it to 1", c.Bots[i].Builtin)
 		}
 		c.Concurrency = 1
 	}
+	return e.errs
+}
 
+// validateSPRT checks the sequential test.
+func (c *Config) validateSPRT() []error {
+	e := keyErrors{c: c}
 	if c.SPRT != nil {
 		if err := c.SPRT.Params().Validate(); err != nil {
-			add([]string{"sprt"}, "%v", err)
+			e.add([]string{"sprt"}, "%v", err)
 		}
 		if len(c.Bots) != 2 {
-			add([]string{"sprt"}, "a sequential test needs a match of exactly two bots, not %d", len(c.Bots))
+			e.add([]string{"sprt"}, "a sequential test needs a match of exactly two bots, not %d", len(c.Bots))
 		}
 	}
+	return e.errs
+}
 
+// validateFormat checks the format and the rounds and sets their
+// defaults.
+func (c *Config) validateFormat(md toml.MetaData) []error {
+	e := keyErrors{c: c}
 	switch c.Format.Kind {
 	case "":
 		c.Format.Kind = schedule.RoundRobin
 	case schedule.RoundRobin, schedule.Gauntlet:
 	default:
-		add([]string{"format", "kind"}, "unknown format %q (want %q or %q)", c.Format.Kind, schedule.RoundRobin, schedule.Gauntlet)
+		e.add([]string{"format", "kind"}, "unknown format %q (want %q or %q)", c.Format.Kind, schedule.RoundRobin, schedule.Gauntlet)
 	}
 	if md.IsDefined("format", "rounds") && c.Format.Rounds < 1 {
-		add([]string{"format", "rounds"}, "must be at least 1, got %d", c.Format.Rounds)
+		e.add([]string{"format", "rounds"}, "must be at least 1, got %d", c.Format.Rounds)
 	}
 	if c.Format.Rounds > schedule.MaxGames/2 {
-		add([]string{"format", "rounds"}, "%d rounds of at least 2 games each is more than the %d games a tournament may have", c.Format.Rounds, schedule.MaxGames)
+		e.add([]string{"format", "rounds"}, "%d rounds of at least 2 games each is more than the %d games a tournament may have", c.Format.Rounds, schedule.MaxGames)
 	}
 	if c.Format.Rounds == 0 {
 		c.Format.Rounds = DefaultRounds
 	}
+	return e.errs
+}
 
-	errs = append(errs, c.validateOpenings()...)
-
-	if err := c.Time.validate(true); err != nil {
-		add([]string{"time"}, "%v", err)
+// validatePlayers checks a gauntlet's players.
+func (c *Config) validatePlayers() []error {
+	e := keyErrors{c: c}
+	if c.Format.Kind != schedule.Gauntlet {
+		if len(c.Format.Players) > 0 {
+			e.add([]string{"format", "players"}, "only a %q format takes players", schedule.Gauntlet)
+		}
+		return e.errs
 	}
-	errs = append(errs, c.Limits.validate(c, []string{"limits"})...)
-	errs = append(errs, c.validateAffinity()...)
-
-	errs = append(errs, c.validateBots()...)
-
-	if c.Format.Kind == schedule.Gauntlet {
-		if len(c.Format.Players) == 0 {
-			add([]string{"format", "players"}, "a gauntlet needs at least one player")
-		}
-		seen := map[string]bool{}
-		for _, p := range c.Format.Players {
-			if !slices.ContainsFunc(c.Bots, func(b BotConfig) bool { return b.Name == p }) {
-				add([]string{"format", "players"}, "no bot is named %q", p)
-			}
-			if seen[p] {
-				add([]string{"format", "players"}, "%q is listed twice", p)
-			}
-			seen[p] = true
-		}
-		if len(c.Format.Players) >= len(c.Bots) && len(c.Bots) > 0 {
-			add([]string{"format", "players"}, "a gauntlet needs at least one bot that is not a player")
-		}
-	} else if len(c.Format.Players) > 0 {
-		add([]string{"format", "players"}, "only a %q format takes players", schedule.Gauntlet)
+	if len(c.Format.Players) == 0 {
+		e.add([]string{"format", "players"}, "a gauntlet needs at least one player")
 	}
-	return errs
+	seen := map[string]bool{}
+	for _, p := range c.Format.Players {
+		if !slices.ContainsFunc(c.Bots, func(b BotConfig) bool { return b.Name == p }) {
+			e.add([]string{"format", "players"}, "no bot is named %q", p)
+		}
+		if seen[p] {
+			e.add([]string{"format", "players"}, "%q is listed twice", p)
+		}
+		seen[p] = true
+	}
+	if len(c.Format.Players) >= len(c.Bots) && len(c.Bots) > 0 {
+		e.add([]string{"format", "players"}, "a gauntlet needs at least one bot that is not a player")
+	}
+	return e.errs
 }
 
 func (c *Config) validateRules() []error {
@@ -789,31 +830,47 @@ func settingValue(v any) (string, error) {
 }
 
 func (c *Config) validateOpenings() []error {
-	var errs []error
 	o := &c.Openings
-	add := func(key, format string, args ...any) {
-		errs = append(errs, c.KeyError([]string{"openings", key}, fmt.Errorf(format, args...)))
-	}
+	e := keyErrors{c: c}
+	add := func(key, format string, args ...any) { e.add([]string{"openings", key}, format, args...) }
 	switch o.Deck {
 	case "", openings.DeckACF, openings.DeckCTD, openings.DeckAll:
 	default:
 		add("deck", "unknown deck %q (want %q, %q or %q)", o.Deck, openings.DeckACF, openings.DeckCTD, openings.DeckAll)
 	}
-	if o.Plies < 0 {
-		add("plies", "must not be negative, got %d", o.Plies)
-	}
-	if o.Count < 0 {
-		add("count", "must not be negative, got %d", o.Count)
+	for _, n := range []struct {
+		key string
+		v   int
+	}{{"plies", o.Plies}, {"count", o.Count}} {
+		if n.v < 0 {
+			add(n.key, "must not be negative, got %d", n.v)
+		}
 	}
 	if o.Count > openings.Max {
 		add("count", "%d openings is more than the %d a tournament takes", o.Count, openings.Max)
 	}
-	if o.Limit < 0 {
-		add("limit", "must not be negative, got %d", o.Limit)
+	for _, n := range []struct {
+		key string
+		v   int
+	}{{"limit", o.Limit}, {"after", o.After}} {
+		if n.v < 0 {
+			add(n.key, "must not be negative, got %d", n.v)
+		}
 	}
-	if o.After < 0 {
-		add("after", "must not be negative, got %d", o.After)
+	c.validateOpeningChoice(add)
+	if o.Plies > 0 && o.Count == 0 {
+		o.Count = DefaultRandomCount
 	}
+	if o.File != "" && !filepath.IsAbs(o.File) {
+		o.File = filepath.Join(c.Dir, o.File)
+	}
+	return e.errs
+}
+
+// validateOpeningChoice checks that the keys of [openings] choose one kind
+// of openings: a file, random openings or ballots.
+func (c *Config) validateOpeningChoice(add func(key, format string, args ...any)) {
+	o := &c.Openings
 	if o.After > 0 && o.Plies == 0 {
 		add("after", "leaves plies to the players before random ones: set plies too")
 	}
@@ -829,31 +886,11 @@ func (c *Config) validateOpenings() []error {
 	if o.Deck != "" && o.File == "" && !gameHas(c.Game.Name, hasBallots) {
 		add("deck", "selects ACF ballots, which are %s openings (give an opening file for %s)", strings.Join(games.With(hasBallots), " or "), c.Game.Name)
 	}
-	if o.Plies > 0 && o.Count == 0 {
-		o.Count = DefaultRandomCount
-	}
-	if o.File != "" && !filepath.IsAbs(o.File) {
-		o.File = filepath.Join(c.Dir, o.File)
-	}
-	return errs
 }
 
 func (tc *TimeControl) validate(top bool) error {
-	switch {
-	case tc.Move < 0 || tc.Base < 0 || tc.Increment < 0 || tc.Margin < 0:
-		return errors.New("times must not be negative")
-	case tc.Move > 0 && (tc.Base > 0 || tc.Increment > 0 || tc.Moves > 0):
-		return errors.New("give either move (fixed time per move) or base (a clock), not both")
-	case tc.Base == 0 && tc.Increment > 0:
-		return errors.New("an increment needs a base time")
-	case tc.Moves < 0:
-		return errors.New("moves (per period) must not be negative")
-	case tc.Base == 0 && tc.Moves > 0:
-		return errors.New("moves per period need a base time: the time of each period")
-	case tc.Nodes < 0 || tc.Depth < 0:
-		return errors.New("nodes and depth must not be negative")
-	case !top && (tc.Nodes != 0 || tc.Depth != 0):
-		return errors.New("a bot's search limits are the bot's own keys nodes and depth, not part of its time table")
+	if err := tc.check(top); err != nil {
+		return err
 	}
 	if top && tc.Move == 0 && tc.Base == 0 {
 		tc.Move = DefaultMoveTime
@@ -864,84 +901,118 @@ func (tc *TimeControl) validate(top bool) error {
 	return nil
 }
 
+// check says what is wrong with tc, the tournament's time table (top) or
+// a bot's.
+func (tc *TimeControl) check(top bool) error {
+	negative := tc.Move < 0 || tc.Base < 0 || tc.Increment < 0 || tc.Margin < 0
+	switch {
+	case negative:
+		return errors.New("times must not be negative")
+	case tc.Move > 0 && (tc.Base > 0 || tc.Increment > 0 || tc.Moves > 0):
+		return errors.New("give either move (fixed time per move) or base (a clock), not both")
+	case tc.Base == 0 && tc.Increment > 0:
+		return errors.New("an increment needs a base time")
+	case tc.Moves < 0:
+		return errors.New("moves (per period) must not be negative")
+	case tc.Base == 0 && tc.Moves > 0:
+		return errors.New("moves per period need a base time: the time of each period")
+	}
+	switch {
+	case tc.Nodes < 0 || tc.Depth < 0:
+		return errors.New("nodes and depth must not be negative")
+	case !top && (tc.Nodes != 0 || tc.Depth != 0):
+		return errors.New("a bot's search limits are the bot's own keys nodes and depth, not part of its time table")
+	}
+	return nil
+}
+
 func (c *Config) validateBots() []error {
-	var errs []error
+	e := keyErrors{c: c}
 	if len(c.Bots) < 2 {
-		errs = append(errs, c.KeyError([]string{"bots"}, fmt.Errorf("a tournament needs at least two bots, got %d", len(c.Bots))))
+		e.add([]string{"bots"}, "a tournament needs at least two bots, got %d", len(c.Bots))
 	}
 	first := map[string]int{}
 	for i := range c.Bots {
-		b := &c.Bots[i]
-		path := func(k ...string) []string { return append([]string{"bots", strconv.Itoa(i)}, k...) }
-		add := func(p []string, format string, args ...any) {
-			errs = append(errs, c.KeyError(p, fmt.Errorf(format, args...)))
-		}
-		switch j, dup := first[b.Name]; {
-		case b.Name == "":
-			add(path("name"), "missing")
-		case !botNameRE.MatchString(b.Name):
-			add(path("name"), "%q: use letters, digits and . _ + - (starting with a letter or digit)", b.Name)
-		case dup:
-			add(path("name"), "duplicate bot name %q (first used on %s)", b.Name, c.whereKey([]string{"bots", strconv.Itoa(j), "name"}))
-		default:
-			first[b.Name] = i
-		}
-		switch {
-		case b.Builtin != "" && b.Command != "":
-			add(path("command"), "give either builtin or command, not both")
-		case b.Builtin == "" && b.Command == "":
-			add(path(), "bot %q needs a command or a builtin", b.Name)
-		case b.Builtin != "" && !slices.Contains(builtinNames(), b.Builtin):
-			add(path("builtin"), "unknown built-in bot %q (want %s)", b.Builtin, strings.Join(builtinNames(), ", "))
-		case b.Command != "":
-			resolved, err := resolveCommand(b.Command, c.Dir)
-			if err != nil {
-				add(path("command"), "%v", err)
-			} else {
-				b.Command = resolved
-			}
-		}
-		if b.Dir != "" {
-			if !filepath.IsAbs(b.Dir) {
-				b.Dir = filepath.Join(c.Dir, b.Dir)
-			}
-			if fi, err := os.Stat(b.Dir); err != nil || !fi.IsDir() {
-				add(path("dir"), "%q is not a directory", b.Dir)
-			}
-		}
-		// In key order: errors come out in a stable order.
-		for _, k := range slices.Sorted(maps.Keys(b.Env)) {
-			if k == "" || strings.ContainsAny(k, "=\x00") {
-				add(path("env"), "bad variable name %q", k)
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(b.Options)) {
-			if _, err := settingValue(b.Options[k]); err != nil {
-				add(path("options", k), "%v", err)
-			}
-		}
-		if b.Time != nil {
-			if err := b.Time.validate(false); err != nil {
-				add(path("time"), "%v", err)
-			}
-			if b.Time.Move == 0 && b.Time.Base == 0 && !c.badTimes[displayKey(path("time"))] {
-				add(path("time"), "give move or base (the margin alone is inherited)")
-			}
-		}
-		if b.HandshakeTimeout < 0 {
-			add(path("handshake_timeout"), "must not be negative")
-		}
-		if b.Limits != nil {
-			errs = append(errs, b.Limits.validate(c, path("limits"))...)
-		}
-		if b.Nodes < 0 {
-			add(path("nodes"), "must not be negative")
-		}
-		if b.Depth < 0 {
-			add(path("depth"), "must not be negative")
+		c.validateBot(&e, i, first)
+	}
+	return e.errs
+}
+
+// validateBot checks bot i, whose name first holds when it is the first
+// of that name, resolving its command and directory.
+func (c *Config) validateBot(e *keyErrors, i int, first map[string]int) {
+	b := &c.Bots[i]
+	path := func(k ...string) []string { return append([]string{"bots", strconv.Itoa(i)}, k...) }
+	switch j, dup := first[b.Name]; {
+	case b.Name == "":
+		e.add(path("name"), "missing")
+	case !botNameRE.MatchString(b.Name):
+		e.add(path("name"), "%q: use letters, digits and . _ + - (starting with a letter or digit)", b.Name)
+	case dup:
+		e.add(path("name"), "duplicate bot name %q (first used on %s)", b.Name, c.whereKey([]string{"bots", strconv.Itoa(j), "name"}))
+	default:
+		first[b.Name] = i
+	}
+	c.validateProgram(e, b, path)
+	// In key order: errors come out in a stable order.
+	for _, k := range slices.Sorted(maps.Keys(b.Env)) {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			e.add(path("env"), "bad variable name %q", k)
 		}
 	}
-	return errs
+	for _, k := range slices.Sorted(maps.Keys(b.Options)) {
+		if _, err := settingValue(b.Options[k]); err != nil {
+			e.add(path("options", k), "%v", err)
+		}
+	}
+	if b.Time != nil {
+		if err := b.Time.validate(false); err != nil {
+			e.add(path("time"), "%v", err)
+		}
+		if b.Time.Move == 0 && b.Time.Base == 0 && !c.badTimes[displayKey(path("time"))] {
+			e.add(path("time"), "give move or base (the margin alone is inherited)")
+		}
+	}
+	if b.HandshakeTimeout < 0 {
+		e.add(path("handshake_timeout"), "must not be negative")
+	}
+	if b.Limits != nil {
+		e.errs = append(e.errs, b.Limits.validate(c, path("limits"))...)
+	}
+	if b.Nodes < 0 {
+		e.add(path("nodes"), "must not be negative")
+	}
+	if b.Depth < 0 {
+		e.add(path("depth"), "must not be negative")
+	}
+}
+
+// validateProgram checks what runs a bot, its builtin or its command and
+// directory, resolving the command and the directory.
+func (c *Config) validateProgram(e *keyErrors, b *BotConfig, path func(k ...string) []string) {
+	switch {
+	case b.Builtin != "" && b.Command != "":
+		e.add(path("command"), "give either builtin or command, not both")
+	case b.Builtin == "" && b.Command == "":
+		e.add(path(), "bot %q needs a command or a builtin", b.Name)
+	case b.Builtin != "" && !slices.Contains(builtinNames(), b.Builtin):
+		e.add(path("builtin"), "unknown built-in bot %q (want %s)", b.Builtin, strings.Join(builtinNames(), ", "))
+	case b.Command != "":
+		resolved, err := resolveCommand(b.Command, c.Dir)
+		if err != nil {
+			e.add(path("command"), "%v", err)
+		} else {
+			b.Command = resolved
+		}
+	}
+	if b.Dir != "" {
+		if !filepath.IsAbs(b.Dir) {
+			b.Dir = filepath.Join(c.Dir, b.Dir)
+		}
+		if fi, err := os.Stat(b.Dir); err != nil || !fi.IsDir() {
+			e.add(path("dir"), "%q is not a directory", b.Dir)
+		}
+	}
 }
 
 // resolveCommand finds a bot executable: a path with a separator is taken

@@ -114,13 +114,7 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 		return nil, fmt.Errorf("%s: %w", ins[0].dir, err)
 	}
 
-	merged := *first
-	merged.Shard, merged.Games, merged.Version = nil, sched.Len(), ManifestVersion
-	for _, in := range ins {
-		if in.m.Created.Before(merged.Created) {
-			merged.Created = in.m.Created
-		}
-	}
+	merged := mergedManifest(first, sched, ins)
 	// The games out already holds, if it holds this tournament; it stays
 	// locked until the merge is written.
 	lock, old, err := readMergeOutput(out, &merged)
@@ -155,18 +149,7 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 		}
 	}
 
-	sum := &MergeSummary{Manifest: &merged, Games: idx.ids.Len()}
-	count := first.Shard.Count
-	given := make([]bool, count)
-	for _, in := range ins {
-		given[in.m.Shard.Index] = true
-	}
-	for i := range count {
-		sh := schedule.Shard{Index: i, Count: count}
-		if n, have := sched.SliceLen(&sh), idx.have[i]; have < n {
-			sum.Missing = append(sum.Missing, SliceMissing{Shard: sh, Missing: n - have, Games: n, Given: given[i]})
-		}
-	}
+	sum := &MergeSummary{Manifest: &merged, Games: idx.ids.Len(), Missing: missing(sched, ins, idx.have)}
 	if len(sum.Missing) > 0 && !opts.Partial {
 		return sum, fmt.Errorf("%w: %s", ErrIncomplete, sum.MissingText())
 	}
@@ -177,6 +160,37 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 		return nil, err
 	}
 	return sum, nil
+}
+
+// mergedManifest is the manifest of the whole tournament whose slices
+// ins hold, first's: created when the first of them was.
+func mergedManifest(first *Manifest, sched *schedule.Schedule, ins []mergeInput) Manifest {
+	merged := *first
+	merged.Shard, merged.Games, merged.Version = nil, sched.Len(), ManifestVersion
+	for _, in := range ins {
+		if in.m.Created.Before(merged.Created) {
+			merged.Created = in.m.Created
+		}
+	}
+	return merged
+}
+
+// missing counts, for every slice of sched, the games the merge lacks:
+// the slice has have[i] games of its own.
+func missing(sched *schedule.Schedule, ins []mergeInput, have []int) []SliceMissing {
+	count := len(have)
+	given := make([]bool, count)
+	for _, in := range ins {
+		given[in.m.Shard.Index] = true
+	}
+	var out []SliceMissing
+	for i := range count {
+		sh := schedule.Shard{Index: i, Count: count}
+		if n := sched.SliceLen(&sh); have[i] < n {
+			out = append(out, SliceMissing{Shard: sh, Missing: n - have[i], Games: n, Given: given[i]})
+		}
+	}
+	return out
 }
 
 // readMergeInputs reads the manifests of the slice directories, checks

@@ -52,22 +52,52 @@ func Verify(rec *Record) error {
 // VerifyWith is Verify with the rules given (they are not compared with
 // the rules the record names).
 func VerifyWith(rules game.Rules, rec *Record) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: game %d: %s", ErrVerify, rec.ID, fmt.Sprintf(format, args...))
-	}
+	v := verifier{rec: rec}
 	res, err := rec.GameResult()
 	if err != nil {
-		return bad("%v", err)
+		return v.bad("%v", err)
 	}
+	if err := v.players(rules, res); err != nil {
+		return err
+	}
+	st, err := Replay(rules, rec)
+	if err != nil {
+		return err
+	}
+	out := st.Outcome()
+	switch {
+	case rec.Reason == ReasonForfeit:
+		return v.forfeit(res, out)
+	case rec.Forfeit != nil:
+		return v.bad("forfeit details with reason %q", rec.Reason)
+	case rec.Reason == ReasonAdjudication:
+		return v.adjudication(res, out)
+	case rec.Adjudication != nil:
+		return v.bad("adjudication details with reason %q", rec.Reason)
+	}
+	return v.ending(res, st)
+}
+
+// verifier checks a record for Verify.
+type verifier struct{ rec *Record }
+
+// bad returns the error of a record that does not verify.
+func (v verifier) bad(format string, args ...any) error {
+	return fmt.Errorf("%w: game %d: %s", ErrVerify, v.rec.ID, fmt.Sprintf(format, args...))
+}
+
+// players checks the first mover, the players and the winner.
+func (v verifier) players(rules game.Rules, res game.Result) error {
+	rec := v.rec
 	first, err := rec.FirstMoverColor()
 	if err != nil {
-		return bad("%v", err)
+		return v.bad("%v", err)
 	}
 	if first != rules.FirstMover() {
-		return bad("first mover %s, but %s moves first under the rules", first, rules.FirstMover())
+		return v.bad("first mover %s, but %s moves first under the rules", first, rules.FirstMover())
 	}
 	if rec.White == rec.Black {
-		return bad("%q plays both colours", rec.White)
+		return v.bad("%q plays both colours", rec.White)
 	}
 	wantWinner := ""
 	if c, ok := res.Winner(); ok {
@@ -77,69 +107,73 @@ func VerifyWith(rules game.Rules, rec *Record) error {
 		}
 	}
 	if rec.Winner != wantWinner {
-		return bad("winner %q, but the result %s makes it %q", rec.Winner, rec.Result, wantWinner)
+		return v.bad("winner %q, but the result %s makes it %q", rec.Winner, rec.Result, wantWinner)
 	}
-	st, err := Replay(rules, rec)
-	if err != nil {
-		return err
+	return nil
+}
+
+// forfeit checks a game lost by forfeit: the game was still going and the
+// forfeiting bot lost it.
+func (v verifier) forfeit(res game.Result, out game.Outcome) error {
+	rec := v.rec
+	f := rec.Forfeit
+	if f == nil {
+		return v.bad("reason %q without forfeit details", rec.Reason)
 	}
-	out := st.Outcome()
-	if rec.Reason == ReasonForfeit {
-		f := rec.Forfeit
-		if f == nil {
-			return bad("reason %q without forfeit details", rec.Reason)
-		}
-		var loser game.Color
-		switch f.Bot {
-		case rec.White:
-			loser = game.White
-		case rec.Black:
-			loser = game.Black
-		default:
-			return bad("forfeit by %q, who did not play", f.Bot)
-		}
-		if res != game.Win(loser.Other()) {
-			return bad("%s forfeited as %s but the result is %s", f.Bot, loser, rec.Result)
-		}
-		if out.Over() {
-			return bad("forfeit recorded, but the game was already over (%s, %s)", out.Result, out.Reason)
-		}
-		return nil
+	var loser game.Color
+	switch f.Bot {
+	case rec.White:
+		loser = game.White
+	case rec.Black:
+		loser = game.Black
+	default:
+		return v.bad("forfeit by %q, who did not play", f.Bot)
 	}
-	if rec.Forfeit != nil {
-		return bad("forfeit details with reason %q", rec.Reason)
+	if res != game.Win(loser.Other()) {
+		return v.bad("%s forfeited as %s but the result is %s", f.Bot, loser, rec.Result)
 	}
-	if rec.Reason == ReasonAdjudication {
-		switch a := rec.Adjudication; {
-		case a == nil:
-			return bad("reason %q without adjudication details", rec.Reason)
-		case a.Rule == AdjudicatedDraw && res != game.Draw, a.Rule == AdjudicatedResign && res == game.Draw,
-			a.Rule != AdjudicatedDraw && a.Rule != AdjudicatedResign:
-			return bad("adjudicated by rule %q with the result %s", a.Rule, rec.Result)
-		case out.Over():
-			return bad("adjudication recorded, but the game was already over (%s, %s)", out.Result, out.Reason)
-		}
-		return nil
+	if out.Over() {
+		return v.bad("forfeit recorded, but the game was already over (%s, %s)", out.Result, out.Reason)
 	}
-	if rec.Adjudication != nil {
-		return bad("adjudication details with reason %q", rec.Reason)
+	return nil
+}
+
+// adjudication checks a game adjudicated by agreement: the game was still
+// going and the rule gives the result.
+func (v verifier) adjudication(res game.Result, out game.Outcome) error {
+	rec := v.rec
+	switch a := rec.Adjudication; {
+	case a == nil:
+		return v.bad("reason %q without adjudication details", rec.Reason)
+	case a.Rule == AdjudicatedDraw && res != game.Draw, a.Rule == AdjudicatedResign && res == game.Draw,
+		a.Rule != AdjudicatedDraw && a.Rule != AdjudicatedResign:
+		return v.bad("adjudicated by rule %q with the result %s", a.Rule, rec.Result)
+	case out.Over():
+		return v.bad("adjudication recorded, but the game was already over (%s, %s)", out.Result, out.Reason)
 	}
+	return nil
+}
+
+// ending checks a game that ended on the board, in st: over, with the
+// recorded result, reason and scores.
+func (v verifier) ending(res game.Result, st game.State) error {
+	rec, out := v.rec, st.Outcome()
 	if !out.Over() {
-		return bad("recorded as %s (%s) but the game is not over after %d plies", rec.Result, rec.Reason, st.Ply())
+		return v.bad("recorded as %s (%s) but the game is not over after %d plies", rec.Result, rec.Reason, st.Ply())
 	}
 	if out.Result != res || out.Reason != rec.Reason {
-		return bad("recorded as %s (%s) but the replay ends %s (%s)", rec.Result, rec.Reason, out.Result, out.Reason)
+		return v.bad("recorded as %s (%s) but the replay ends %s (%s)", rec.Result, rec.Reason, out.Result, out.Reason)
 	}
 	switch {
 	case out.Scores == nil && rec.Scores != nil:
-		return bad("scores recorded for a game without scores")
+		return v.bad("scores recorded for a game without scores")
 	case out.Scores != nil:
 		want := []int{int(game.White): 0, int(game.Black): 0}
 		if rec.Scores != nil {
 			want[game.White], want[game.Black] = rec.Scores.White, rec.Scores.Black
 		}
 		if rec.Scores == nil || !slices.Equal(out.Scores, want) {
-			return bad("recorded scores %v, replay gives %v", rec.Scores, out.Scores)
+			return v.bad("recorded scores %v, replay gives %v", rec.Scores, out.Scores)
 		}
 	}
 	return nil
