@@ -65,6 +65,9 @@ type Config struct {
 	// decides (see SPRTConfig).
 	SPRT *SPRTConfig `toml:"sprt"`
 	Bots []BotConfig `toml:"bots"`
+	// Sweep is the [sweep] table of a sweep over rule variants, which
+	// package sweep reads; nil in a tournament's configuration.
+	Sweep map[string]any `toml:"sweep"`
 
 	// Path is the file the configuration was read from ("" if none) and
 	// Dir the directory relative paths are resolved against.
@@ -486,7 +489,8 @@ func valueWords(v any) string {
 // free (rule switches and bot options are decoded into interface values,
 // which the decoder does not mark as decoded).
 func freeForm(k toml.Key) bool {
-	return len(k) >= 3 && (k[0] == "game" && k[1] == "rules" || k[0] == "bots" && k[1] == "options")
+	return len(k) >= 3 && (k[0] == "game" && k[1] == "rules" || k[0] == "bots" && k[1] == "options") ||
+		len(k) >= 2 && k[0] == "sweep" // package sweep checks its keys
 }
 
 // KeyError builds an error for the key at path (indexed, see keyLines). A

@@ -38,6 +38,11 @@ type Config struct {
 	// MinOpenings is the fewest openings on which an arm is judged or two
 	// arms compared (at least 1, at most MaxOpenings).
 	MinOpenings int
+	// Stops lists the reasons for which arms stop before their budget
+	// (Outside, Worse, OnTarget); nil means all three, an empty list none,
+	// for a sweep that measures every arm on every opening. The intervals
+	// are the same either way.
+	Stops []Reason
 	// Groups, when set, holds each arm's group (one entry per arm): an
 	// arm is stopped as worse only against arms of its own group, as when
 	// the same variants race at several strengths. The intervals of every
@@ -67,6 +72,11 @@ func (c Config) check() error {
 		return bad("at least %d openings, want from 1 to the most (%d)", c.MinOpenings, c.MaxOpenings)
 	case c.Groups != nil && len(c.Groups) != c.Arms:
 		return bad("%d groups for %d arms", len(c.Groups), c.Arms)
+	}
+	for _, s := range c.Stops {
+		if s != Outside && s != Worse && s != OnTarget {
+			return bad("stop reason %q (want %s, %s or %s)", s, Outside, Worse, OnTarget)
+		}
 	}
 	return nil
 }
@@ -334,17 +344,18 @@ func (r *Race) Look() []Arm {
 		}
 		m, rad, ok := r.armInterval(i)
 		lo, hi := m-rad, m+rad
-		switch {
-		case ok && (hi < tau-delta || lo > tau+delta):
+		if ok && r.stops(Outside) && (hi < tau-delta || lo > tau+delta) {
 			stops = append(stops, stop{i, Outside, -1})
 			continue
 		}
-		if j := r.nearer(i); j >= 0 {
-			stops = append(stops, stop{i, Worse, j})
-			continue
+		if r.stops(Worse) {
+			if j := r.nearer(i); j >= 0 {
+				stops = append(stops, stop{i, Worse, j})
+				continue
+			}
 		}
 		switch {
-		case ok && lo >= tau-delta && hi <= tau+delta:
+		case ok && r.stops(OnTarget) && lo >= tau-delta && hi <= tau+delta:
 			stops = append(stops, stop{i, OnTarget, -1})
 		case len(a.points) >= r.cfg.MaxOpenings:
 			stops = append(stops, stop{i, Budget, -1})
@@ -357,6 +368,11 @@ func (r *Race) Look() []Arm {
 		out = append(out, r.Arm(s.i))
 	}
 	return out
+}
+
+// stops reports whether arms stop for the reason.
+func (r *Race) stops(reason Reason) bool {
+	return r.cfg.Stops == nil || slices.Contains(r.cfg.Stops, reason)
 }
 
 // nearer returns an arm of i's group shown nearer the target than arm i

@@ -259,3 +259,36 @@ func TestGroups(t *testing.T) {
 		t.Errorf("one group for two arms: %v", err)
 	}
 }
+
+// TestStopsChosen: with only some reasons to stop, arms stop for those
+// alone; with none, every arm plays its budget.
+func TestStopsChosen(t *testing.T) {
+	for _, tc := range []struct {
+		stops []Reason
+		want  [2]Reason
+	}{
+		{nil, [2]Reason{Outside, OnTarget}},
+		{[]Reason{OnTarget}, [2]Reason{Budget, OnTarget}},
+		{[]Reason{Outside}, [2]Reason{Outside, Budget}},
+		{[]Reason{}, [2]Reason{Budget, Budget}},
+	} {
+		r, err := New(Config{Arms: 2, Target: 0.5, Precision: 0.1, Alpha: 0.05, MaxOpenings: 2000, MinOpenings: 100, Stops: tc.stops})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !r.Done() {
+			for i, p := range [][]float64{{1}, {1, 0}} {
+				if r.Active(i) {
+					feed(t, r, i, 100, p...)
+				}
+			}
+			r.Look()
+		}
+		if got := [2]Reason{r.Arm(0).Reason, r.Arm(1).Reason}; got != tc.want {
+			t.Errorf("stops %v: %v, want %v", tc.stops, got, tc.want)
+		}
+	}
+	if _, err := New(Config{Arms: 1, Target: 0.5, Precision: 0.1, Alpha: 0.05, MaxOpenings: 10, MinOpenings: 1, Stops: []Reason{Budget}}); !errors.Is(err, ErrConfig) {
+		t.Errorf("a budget stop asked for: %v", err)
+	}
+}

@@ -65,6 +65,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	if cfg.Sweep != nil {
+		return usagef("%s has a [sweep] table: it is a sweep over rule variants (arena sweep %s)", path, path)
+	}
 	if err := cfg.EnableTranscripts(transcripts); err != nil {
 		return usagef("--transcript: %v", err)
 	}
