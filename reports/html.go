@@ -90,6 +90,7 @@ type htmlView struct {
 	ByPlayer                              table
 	Pairs                                 table
 	Search                                table
+	Latency                               table
 	Groups                                [][]string
 	Notes                                 []string
 	// Games is the game viewer's data ("" without games); ViewerScript and
@@ -137,6 +138,7 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	v.Openings = openingsTable(a)
 	v.Pairs = pairsTable(a)
 	v.Search = searchTable(m)
+	v.Latency = latencyTable(m)
 	if len(a.Groups) > 1 {
 		for _, g := range a.Groups {
 			v.Groups = append(v.Groups, g.Players)

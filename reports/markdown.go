@@ -108,6 +108,10 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 		fmt.Fprintf(ew, "## Search\n\n")
 		mdTable(ew, search, 1)
 	}
+	if latency := latencyTable(m); len(latency.Rows) > 0 {
+		fmt.Fprintf(ew, "## Latency\n\n")
+		mdTable(ew, latency, 1)
+	}
 
 	if n := len(a.Players); n > 1 && n <= maxLOSMatrix {
 		fmt.Fprintf(ew, "## Likelihood of superiority\n\n")

@@ -66,6 +66,25 @@ type BotSearch struct {
 	NodesPerSecond float64 `json:"nodes_per_second"`
 	// AvgMoveMS is the mean time per move, as the arena measured it.
 	AvgMoveMS float64 `json:"avg_move_ms"`
+	// Latency sums up the latency of the moves that came with a reported
+	// time; nil when none did.
+	Latency *Latency `json:"latency,omitempty"`
+}
+
+// Latency is the distribution of a bot's latency: per move, the time the
+// arena measured less the time the bot reported (fastchess's
+// -show-latency), what the pipes, the machine's scheduler and the arena
+// added to the bot's own thinking. The quantiles are accurate to 12 %.
+type Latency struct {
+	Moves int     `json:"moves"` // moves with a reported time
+	P50MS float64 `json:"p50_ms"`
+	P90MS float64 `json:"p90_ms"`
+	P99MS float64 `json:"p99_ms"`
+	MaxMS float64 `json:"max_ms"`
+	// MarginMS is the bot's margin (0 when unknown) and WithinMargin how
+	// many of the moves had a latency within it.
+	MarginMS     float64 `json:"margin_ms,omitempty"`
+	WithinMargin int     `json:"within_margin"`
 }
 
 // File names written by WriteFiles.

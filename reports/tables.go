@@ -31,6 +31,29 @@ func searchTable(m Meta) table {
 	return t
 }
 
+// latencyTable is the latency of each bot's moves that came with a
+// reported time; it has no rows when none did.
+func latencyTable(m Meta) table {
+	t := table{Header: []string{"Player", "Timed moves", "p50", "p90", "p99", "Max", "Within margin"}, Legend: []legendItem{
+		{"Timed moves", "the moves that came with a time the bot reported (info ... time)"},
+		{"p50, p90, p99, Max", "the latency of those moves: the time the arena measured less the time the bot reported, what the pipes, the machine's scheduler and the arena added to the bot's own thinking (to within 12 %)"},
+		{"Within margin", "how many of those moves had a latency within the bot's margin (a move later than its time plus the margin loses on time)"},
+	}}
+	for _, s := range m.Search {
+		l := s.Latency
+		if l == nil {
+			continue
+		}
+		within := dash
+		if l.MarginMS > 0 {
+			within = fmt.Sprintf("%d (%.1f%%) of %v ms", l.WithinMargin, 100*float64(l.WithinMargin)/float64(l.Moves), l.MarginMS)
+		}
+		ms := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + " ms" }
+		t.Rows = append(t.Rows, []string{s.Bot, strconv.Itoa(l.Moves), ms(l.P50MS), ms(l.P90MS), ms(l.P99MS), ms(l.MaxMS), within})
+	}
+	return t
+}
+
 // table is a header and rows of formatted cells: the tables of the terminal,
 // Markdown and HTML reports are built once here and only laid out by each
 // writer.

@@ -83,6 +83,12 @@ type BotSetup struct {
 	Time    string         `json:"time"`
 	Nodes   int64          `json:"nodes,omitempty"`
 	Depth   int            `json:"depth,omitempty"`
+	// MarginMS is the margin of its time control, in milliseconds: the
+	// reports count the moves whose latency stayed within it.
+	MarginMS float64 `json:"margin_ms,omitempty"`
+	// Limits describes its limits and sandbox as this machine gave them
+	// ("" without any).
+	Limits string `json:"limits,omitempty"`
 }
 
 // ReadManifest reads the manifest of an output directory. The error wraps

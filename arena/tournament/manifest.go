@@ -9,6 +9,7 @@ import (
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/openings"
 	"github.com/arena-games/arena/arena/rating"
+	"github.com/arena-games/arena/arena/sandbox"
 	"github.com/arena-games/arena/arena/schedule"
 )
 
@@ -53,6 +54,10 @@ func botSetups(cfg *config.Config) []journal.BotSetup {
 		out[i] = journal.BotSetup{
 			Name: b.Name, Builtin: b.Builtin, Command: b.Command, Args: slices.Clone(b.Args), Options: maps.Clone(b.Options),
 			Time: tc.String(), Nodes: tc.Nodes, Depth: tc.Depth,
+			MarginMS: float64(tc.Margin) / float64(time.Millisecond),
+		}
+		if pol := cfg.BotPolicy(b.Name); !pol.Limits.IsZero() || pol.Isolate {
+			out[i].Limits = sandbox.Probe().Describe(&pol)
 		}
 	}
 	return out

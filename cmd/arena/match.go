@@ -134,7 +134,7 @@ func newMatchFlags(cmd, usage string) *matchFlags {
 	key("format", "format.kind", "`FORMAT`: round-robin or gauntlet")
 	key("rounds", "format.rounds", "`N` rounds, each playing every opening of every pairing with both colours")
 	key("movetime", "time.move", "fixed `TIME` per move, e.g. 200ms (default 1s)")
-	key("margin", "time.margin", "`TIME` allowed for process overhead before a bot loses on time (default 100ms)")
+	key("margin", "time.margin", "`TIME` allowed for process overhead before a bot loses on time (default 1s)")
 	key("memory", "limits.memory", "cap each bot's memory at `SIZE` (512MiB, 2GiB)")
 	key("processes", "limits.processes", "cap each bot's processes and threads at `N`")
 	key("open-files", "limits.open_files", "cap the files each bot process may have open at `N`")

@@ -167,7 +167,7 @@ type reportBuilder struct {
 // newReportBuilder returns a builder for the tournament m; with dir it
 // keeps report.html's game list in temporary files in dir.
 func newReportBuilder(m *journal.Manifest, dir string) (*reportBuilder, error) {
-	b := &reportBuilder{m: m, standings: journal.NewTally(m.Bots), search: newSearchSums(m.Bots)}
+	b := &reportBuilder{m: m, standings: journal.NewTally(m.Bots), search: newSearchSums(m.Bots, m.Setups)}
 	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
 		b.sprt = tournament.NewSPRT(*m.SPRT, m.Bots[0], m.Bots[1])
 	}

@@ -10,7 +10,7 @@ import (
 // the nodes reported per second of the time the arena measured, and the
 // mean time per move. Bots that played no move are left out.
 func SearchStats(recs []journal.Record, bots []string) []reports.BotSearch {
-	s := newSearchSums(bots)
+	s := newSearchSums(bots, nil)
 	for i := range recs {
 		s.add(&recs[i])
 	}
@@ -28,12 +28,21 @@ type botSums struct {
 	moves, withInfo, depthMoves int
 	depth, nodes                int64
 	ms, nodesMS                 float64
+	marginMS                    float64 // the bot's margin; 0: unknown
+	latency                     latencyHist
 }
 
-func newSearchSums(bots []string) *searchSums {
+// newSearchSums returns the sums of bots, whose margins (in milliseconds,
+// from the manifest's setups) may be nil.
+func newSearchSums(bots []string, setups []journal.BotSetup) *searchSums {
 	s := &searchSums{bots: bots, by: make(map[string]*botSums, len(bots))}
 	for _, b := range bots {
 		s.by[b] = &botSums{}
+	}
+	for _, st := range setups {
+		if b := s.by[st.Name]; b != nil {
+			b.marginMS = st.MarginMS
+		}
 	}
 	return s
 }
@@ -61,6 +70,10 @@ func (s *searchSums) add(r *journal.Record) {
 			continue
 		}
 		b.withInfo++
+		if in.TimeMS > 0 {
+			lat := max(m.MS-float64(in.TimeMS), 0)
+			b.latency.add(lat, b.marginMS > 0 && lat <= b.marginMS)
+		}
 		if in.Depth > 0 {
 			b.depthMoves++
 			b.depth += int64(in.Depth)
@@ -80,7 +93,8 @@ func (s *searchSums) stats() []reports.BotSearch {
 		if b.moves == 0 {
 			continue
 		}
-		bs := reports.BotSearch{Bot: name, Moves: b.moves, WithInfo: b.withInfo, AvgMoveMS: b.ms / float64(b.moves)}
+		bs := reports.BotSearch{Bot: name, Moves: b.moves, WithInfo: b.withInfo, AvgMoveMS: b.ms / float64(b.moves),
+			Latency: b.latency.stats(b.marginMS)}
 		if b.depthMoves > 0 {
 			bs.AvgDepth = float64(b.depth) / float64(b.depthMoves)
 		}
