@@ -61,11 +61,11 @@ const (
 // o's current values.
 func (o *Options) AddFlags(fs *flag.FlagSet, name string) {
 	switch name {
-	case NameRandom, NameGreedy, NameExpert:
+	case NameRandom, NameGreedy, NameExpert, NamePerfect:
 		fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the random `number` generator")
 	}
 	switch name {
-	case NameAlphaBeta, NameExpert:
+	case NameAlphaBeta, NameExpert, NamePerfect:
 		fs.IntVar(&o.Depth, "depth", o.Depth, "search at most `N` plies deep (0: no limit)")
 		fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search at most `N` nodes per move (0: no limit)")
 		fs.DurationVar(&o.MoveTime, "movetime", o.MoveTime,
@@ -164,9 +164,9 @@ func NewBot(name string, o Options) (sdk.Bot, error) {
 	spin := func(name string, def, lo, hi int64) protocol.Option {
 		return protocol.Option{Name: name, Type: protocol.OptionSpin, Default: strconv.FormatInt(def, 10), Min: lo, Max: hi}
 	}
-	searches := name == NameAlphaBeta || name == NameExpert
+	searches := name == NameAlphaBeta || name == NameExpert || name == NamePerfect
 	switch name {
-	case NameRandom, NameGreedy, NameExpert:
+	case NameRandom, NameGreedy, NameExpert, NamePerfect:
 		// A spin option holds an int64; larger seeds stay flag-only.
 		if o.Seed <= 1<<62 {
 			opts = append(opts, spin(OptionSeed, int64(o.Seed), 0, 1<<62))
@@ -180,8 +180,13 @@ func NewBot(name string, o Options) (sdk.Bot, error) {
 			spin(OptionHash, int64(o.HashMB), 1, MaxHashMB),
 			spin(OptionOverhead, o.Overhead.Milliseconds(), 0, maxOverhead.Milliseconds()))
 	}
+	var plays []string
+	if name == NamePerfect {
+		plays = []string{"cheversi"} // checkers is not solved
+	}
 	return sdk.Bot{
 		Name:       name,
+		Games:      plays,
 		Author:     "arena built-in",
 		Options:    opts,
 		NodeLimit:  searches,
@@ -265,12 +270,12 @@ func (b *bot) move(ctx context.Context, req sdk.Request) (string, error) {
 	switch {
 	case lim.Depth > 0 || lim.Nodes > 0:
 		lim.Time = Ceiling(req, b.opts.MoveTime, b.opts.Overhead)
-	case b.name == NameExpert:
+	case b.name == NameExpert || b.name == NamePerfect:
 		lim.Time = expertBudget(req, b.opts.MoveTime, b.opts.Overhead)
 	default:
 		lim.Time = Budget(req.Clock, req.Color, b.opts.MoveTime, b.opts.Overhead)
 	}
-	if b.name == NameAlphaBeta || b.name == NameExpert {
+	if b.name == NameAlphaBeta || b.name == NameExpert || b.name == NamePerfect {
 		lim.Progress = func(r Result) {
 			// A failed info line (the request was abandoned) is no reason
 			// to stop searching.

@@ -19,7 +19,9 @@ const (
 )
 
 // Names returns the names of the built-in bots, weakest first.
-func Names() []string { return []string{NameRandom, NameGreedy, NameAlphaBeta, NameExpert} }
+func Names() []string {
+	return []string{NameRandom, NameGreedy, NameAlphaBeta, NameExpert, NamePerfect}
+}
 
 var (
 	// ErrUnknownBot means a name that is not one of Names.
@@ -126,6 +128,11 @@ func New(name string, cfg Config) (Player, error) {
 			return nil, fmt.Errorf("expert: hash size %d MiB out of range 0..%d", cfg.HashMB, MaxHashMB)
 		}
 		return NewExpert(cfg.Seed, cfg.HashMB), nil
+	case NamePerfect:
+		if cfg.HashMB < 0 || cfg.HashMB > MaxHashMB {
+			return nil, fmt.Errorf("perfect: hash size %d MiB out of range 0..%d", cfg.HashMB, MaxHashMB)
+		}
+		return NewPerfect(cfg.Seed, cfg.HashMB), nil
 	}
 	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownBot, name, strings.Join(Names(), ", "))
 }

@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -25,6 +26,10 @@ func ExampleNew() {
 			return
 		}
 		res, err := p.Choose(context.Background(), st, builtin.Limits{Depth: 4})
+		if errors.Is(err, builtin.ErrUnsupported) {
+			fmt.Println(name, "plays Cheversi only")
+			continue
+		}
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -36,6 +41,7 @@ func ExampleNew() {
 	// greedy true
 	// alphabeta true
 	// expert true
+	// perfect plays Cheversi only
 }
 
 // Near the end of a Cheversi game alphabeta searches every remaining ply:

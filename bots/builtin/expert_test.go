@@ -15,11 +15,11 @@ import (
 	"github.com/arena-games/arena/protocol"
 )
 
-// solve returns the result of p with best play on both sides, for the side
+// minimaxResult returns the result of p with best play on both sides, for the side
 // to move: 1 for a win, 0 for a draw, -1 for a loss, by plain minimax over
 // every move. The komi counts: the side to move wins when its score minus
 // the other's, less the komi for White, is positive.
-func solve(p cheversi.Position) int {
+func minimaxResult(p cheversi.Position) int {
 	if p.Ply() == cheversi.MaxPlies {
 		us := p.Turn()
 		d, komi := 2*(p.Score(us)-p.Score(us.Other())), int(p.Options().Komi)
@@ -38,7 +38,7 @@ func solve(p cheversi.Position) int {
 	for _, m := range moves {
 		q := p
 		q.Play(m)
-		best = max(best, -solve(q))
+		best = max(best, -minimaxResult(q))
 	}
 	return best
 }
@@ -76,14 +76,14 @@ func TestExpertSolvesEndgames(t *testing.T) {
 				continue
 			}
 			p := st.(*cheversi.State).Position()
-			want := solve(p)
+			want := minimaxResult(p)
 			res, err := NewExpert(uint64(i), 1).Choose(context.Background(), st, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			q := p
 			q.Play(res.Move.(cheversi.Move))
-			if got := -solve(q); got != want {
+			if got := -minimaxResult(q); got != want {
 				t.Errorf("%s komi %s %s: expert played %v, result %d; the position is worth %d", tc.preset, tc.komi, p.Text(), res.Move, got, want)
 			}
 			if want >= -1 && res.Score != want*exactWin {

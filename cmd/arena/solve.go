@@ -28,6 +28,7 @@ func init() {
 const solveUsage = `[--rules PRESET] [--set key=value]... [--fen TEXT | --moves "m1 m2 ..."] [flags]
        arena solve proof --dir DIR --out FILE [position flags] [--cut PLY]
        arena solve check [--leaves N | --all] FILE
+       arena solve errors [--bot NAME] [--nodes N] [--games N] [--from PLY]
 
 Solves a Cheversi position: its value under best play for the side to move,
 a best move (--all: the value of every move), and the exact final score
@@ -42,7 +43,9 @@ positions at ply PLY instead (for N machines; give them the same DIR or
 copy their results files into one DIR, which reads every *.txt in it).
 
 "arena solve proof" writes the proof of the value from the units in DIR;
-"arena solve check" checks a proof and solves some of its leaves again.`
+"arena solve check" checks a proof and solves some of its leaves again.
+"arena solve errors" plays a built-in bot against itself and counts, ply
+by ply, the moves that let a win or a draw go.`
 
 // solveFlags are the flags of arena solve.
 type solveFlags struct {
@@ -64,6 +67,8 @@ func runSolve(ctx context.Context, args []string) error {
 			return runSolveProof(ctx, args[1:])
 		case "check":
 			return runSolveCheck(ctx, args[1:])
+		case "errors":
+			return runSolveErrors(ctx, args[1:])
 		}
 	}
 	fs := newFlagSet("solve", solveUsage)
@@ -228,7 +233,8 @@ func solvePosition(ctx context.Context, out io.Writer, rules *cheversi.Rules, p 
 				}
 			}
 			if len(ms) > 0 {
-				fmt.Fprintf(out, "%-9s %s\n", v.String()+"s", wrapWords(strings.Join(ms, " "), 70, "          "))
+				label := map[solve.Value]string{solve.Win: "wins", solve.Draw: "draws", solve.Loss: "losses"}[v]
+				fmt.Fprintf(out, "%-9s %s\n", label, wrapWords(strings.Join(ms, " "), 70, "          "))
 			}
 		}
 	}

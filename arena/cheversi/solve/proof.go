@@ -187,6 +187,15 @@ type Proof struct {
 	Leaves []Entry
 	// Nodes is the number of records.
 	Nodes int
+	// known holds each position of the tree (by canonical hash) with its
+	// value and, for a won one, the winning move in the canonical
+	// orientation.
+	known map[uint64]bookEntry
+}
+
+type bookEntry struct {
+	v    Value
+	move cheversi.Move // 0 unless v is Win
 }
 
 // ErrBadProof is wrapped by the errors of ReadProof about a proof that does
@@ -208,6 +217,7 @@ func ReadProof(r io.Reader) (*Proof, error) {
 	if err := pr.readHeader(br); err != nil {
 		return nil, err
 	}
+	pr.known = map[uint64]bookEntry{}
 	rd := &proofReader{r: br, pr: pr, seen: map[uint64]Value{}}
 	v, err := rd.read(&pr.Root)
 	if err != nil {
@@ -354,6 +364,9 @@ func (rd *proofReader) node(p *cheversi.Position, tag byte) (Value, error) {
 			return v, nil
 		}
 		rd.pr.Leaves = append(rd.pr.Leaves, Entry{Key: CanonicalKey(p), Position: *p, Value: v})
+		if rd.pr.known != nil {
+			rd.pr.known[CanonicalKey(p)] = bookEntry{v: v}
+		}
 		if rd.onLeaf != nil {
 			rd.leafAt = append(rd.leafAt, rd.onLeaf())
 		}
@@ -373,6 +386,10 @@ func (rd *proofReader) node(p *cheversi.Position, tag byte) (Value, error) {
 		if cv != Loss {
 			return 0, fmt.Errorf("%w: %s after %s is a %s for the mover, not a loss", ErrBadProof, cs[i].move, p.Text(), cv)
 		}
+		if rd.pr.known != nil {
+			_, key, sym := Canonical(p)
+			rd.pr.known[key] = bookEntry{Win, sym.Move(cs[i].move)}
+		}
 		return Win, nil
 	case tagDraw, tagLoss:
 		want := Draw
@@ -390,14 +407,17 @@ func (rd *proofReader) node(p *cheversi.Position, tag byte) (Value, error) {
 		if best != want {
 			return 0, fmt.Errorf("%w: %s is stated a %s but its moves give a %s", ErrBadProof, p.Text(), want, best)
 		}
+		if rd.pr.known != nil {
+			rd.pr.known[CanonicalKey(p)] = bookEntry{v: want}
+		}
 		return want, nil
 	}
 	return 0, fmt.Errorf("%w: unknown record %d at %s", ErrBadProof, tag, p.Text())
 }
 
 // CheckLeaves solves n leaves of pr (all of them when n <= 0 or n is at
-// least their number), drawn at random from seed, each with a fresh Solver
-// whose table has tableBytes bytes, and reports the first whose value is not
+// least their number), drawn at random from seed, with a Solver whose table
+// has tableBytes bytes, and reports the first whose value is not
 // the one the proof states. progress, when not nil, is called after each.
 func (pr *Proof) CheckLeaves(ctx context.Context, n int, seed uint64, tableBytes int64, progress func(done, total int, e Entry)) error {
 	idx := make([]int, len(pr.Leaves))
@@ -409,11 +429,12 @@ func (pr *Proof) CheckLeaves(ctx context.Context, n int, seed uint64, tableBytes
 		r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 		idx = idx[:n]
 	}
-	t := NewTable(tableBytes)
+	// One table serves every leaf: what it holds are facts about
+	// positions found by this check's own searches, true whatever the
+	// position a search starts from.
+	s := NewSolver(SolverOptions{TableBytes: tableBytes})
 	for k, i := range idx {
 		leaf := pr.Leaves[i]
-		t.Clear()
-		s := NewSolver(SolverOptions{Table: t})
 		r, err := s.Solve(ctx, &leaf.Position)
 		if err != nil {
 			return err
@@ -426,4 +447,22 @@ func (pr *Proof) CheckLeaves(ctx context.Context, n int, seed uint64, tableBytes
 		}
 	}
 	return nil
+}
+
+// Lookup returns what the proof says of p: its value for the side to move,
+// and for a won position the winning move the proof gives (0 otherwise).
+// ok is false when p is not in the proof's tree above its leaves.
+func (pr *Proof) Lookup(p *cheversi.Position) (v Value, m cheversi.Move, ok bool) {
+	if pr.known == nil || p.Options() != pr.Rules.Options() {
+		return 0, 0, false
+	}
+	_, key, sym := Canonical(p)
+	e, ok := pr.known[key]
+	if !ok {
+		return 0, 0, false
+	}
+	if e.move != 0 {
+		m = sym.Inverse().Move(e.move)
+	}
+	return e.v, m, true
 }

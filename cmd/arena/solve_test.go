@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/cheversi/solve"
+)
+
+// solveRootMoves is a cheversi game eight plies in, whose solve in units
+// cut at ply 11 takes a few seconds.
+const solveRootMoves = "K@d4 N@e5 Q@f6 Q@e7 B@d6 N@c5 B@c6 B@c7"
+
+func TestSolvePosition(t *testing.T) {
+	code, stdout, stderr := runArena(t, "solve", "--moves", solveRootMoves, "--margin", "--all", "--memory", "64MiB")
+	if code != 0 {
+		t.Fatalf("exit status %d: %s", code, stderr)
+	}
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rules.StartPosition()
+	for _, m := range strings.Fields(solveRootMoves) {
+		mv, err := p.ParseMove(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Play(mv)
+	}
+	s := solve.NewSolver(solve.SolverOptions{TableBytes: 16 << 20})
+	r, err := s.Solve(t.Context(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Margin(t.Context(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"value     " + verdict(&p, r.Value),
+		"margin    " + signed(m) + " for white",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	// --all lists every move once.
+	listed := 0
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "wins ") || strings.HasPrefix(line, "draws ") || strings.HasPrefix(line, "losses ") || strings.HasPrefix(line, "          ") {
+			listed += len(strings.Fields(line))
+			if f := strings.Fields(line); f[0] == "wins" || f[0] == "draws" || f[0] == "losses" {
+				listed--
+			}
+		}
+	}
+	if n := p.CountMoves(); listed != n {
+		t.Errorf("--all lists %d moves, want %d:\n%s", listed, n, stdout)
+	}
+}
+
+func signed(m int) string { return fmt.Sprintf("%+d", m) }
+
+func TestSolveBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--moves", "K@d4 Q@a1"}, `--moves: move 2 "Q@a1": illegal move Q@a1: must touch an opponent piece`},
+		{[]string{"--moves", "K@z9"}, `--moves: move 1 "K@z9"`},
+		{[]string{"--fen", "8/8 w 0 -"}, "--fen:"},
+		{[]string{"--rules", "nosuch"}, `unknown cheversi preset "nosuch"`},
+		{[]string{"--set", "touch=sideways"}, `touch = "sideways"`},
+		{[]string{"--memory", "lots"}, `--memory: bad size "lots"`},
+		{[]string{"--dir", "x", "--cut", "20"}, "--cut 20: want a ply from 0"},
+		{[]string{"--shard", "1/2"}, "--shard needs --dir"},
+		{[]string{"--dir", "x", "--shard", "3/2"}, "--shard:"},
+	} {
+		code, _, stderr := runArena(t, append([]string{"solve"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("arena solve %q: exit status %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestSolveUnitsResume solves a position in units, kills the solve with
+// SIGKILL while it runs, runs it again to the end, and checks the value, the
+// results file (each unit once) and the proof written from it.
+func TestSolveUnitsResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"solve", "--moves", solveRootMoves, "--dir", dir, "--cut", "11", "--jobs", "2", "--memory", "64MiB"}
+	cmd := arenaCommand(t, args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once it has recorded a few units.
+	sc := bufio.NewScanner(out)
+	units := 0
+	for sc.Scan() && units < 5 {
+		if strings.Contains(sc.Text(), " positions ") {
+			units++
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if units < 5 {
+		t.Skip("the solve ended before it could be killed")
+	}
+	before := lines(t, filepath.Join(dir, "results.txt"))
+
+	code, stdout, stderr := runArena(t, args...)
+	if code != 0 {
+		t.Fatalf("resumed solve: exit status %d: %s", code, stderr)
+	}
+	after := lines(t, filepath.Join(dir, "results.txt"))
+	if len(after) <= len(before) || strings.Join(after[:len(before)], "\n") != strings.Join(before, "\n") {
+		t.Fatalf("the resumed solve did not keep the %d lines it found", len(before))
+	}
+	keys := map[string]bool{}
+	for _, l := range after[2:] {
+		k := strings.Fields(l)[0]
+		if keys[k] {
+			t.Fatalf("position %s recorded twice", k)
+		}
+		keys[k] = true
+	}
+
+	rules, _ := cheversi.New("cheversi", nil)
+	p := rules.StartPosition()
+	for _, m := range strings.Fields(solveRootMoves) {
+		mv, _ := p.ParseMove(m)
+		p.Play(mv)
+	}
+	want, err := solve.NewSolver(solve.SolverOptions{TableBytes: 16 << 20}).Solve(t.Context(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, p.Text()+": "+verdict(&p, want.Value)) {
+		t.Fatalf("resumed solve says:\n%s\nwant %s", stdout, verdict(&p, want.Value))
+	}
+
+	// The proof from the units checks, leaves and all.
+	proof := filepath.Join(dir, "proof")
+	if code, _, stderr := runArena(t, "solve", "proof", "--moves", solveRootMoves, "--dir", dir, "--cut", "11", "--out", proof); code != 0 {
+		t.Fatalf("solve proof: exit status %d: %s", code, stderr)
+	}
+	code, stdout, stderr = runArena(t, "solve", "check", "--all", proof)
+	if code != 0 || !strings.Contains(stdout, "the tree holds") {
+		t.Fatalf("solve check: exit status %d: %s%s", code, stdout, stderr)
+	}
+	// The status reads the same.
+	code, stdout, _ = runArena(t, "solve", "--moves", solveRootMoves, "--dir", dir, "--cut", "11", "--status")
+	if code != 0 || !strings.Contains(stdout, "value: "+verdict(&p, want.Value)) {
+		t.Fatalf("solve --status: exit status %d:\n%s", code, stdout)
+	}
+}
+
+func lines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
