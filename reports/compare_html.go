@@ -99,15 +99,50 @@ func WriteCompareSVG(w io.Writer, c *Comparison) error {
 
 // compareChart lays out the chart; it is nil when no row has a node limit.
 func compareChart(c *Comparison) *cmpChart {
-	type series struct {
-		label string
-		rows  []int
+	all, off := chartSeries(c)
+	if len(all) == 0 {
+		return nil
 	}
-	var (
-		all   []*series
-		byKey = map[string]*series{}
-		off   []string
-	)
+	sc := chartScale(c, all)
+	ch := &cmpChart{
+		Width: f1(cmpWidth), Height: f1(cmpHeight),
+		PlotLeft: f1(cmpLeft), PlotRight: f1(cmpRight), PlotTop: f1(cmpTop), PlotBot: f1(cmpBottom),
+		LegendX: f1(cmpLegendX), LegendTextX: f1(cmpLegendX + 22),
+		XLabelX: f1((cmpLeft + cmpRight) / 2), XLabelY: f1(cmpBottom + 40),
+		YLabelX: f1(16), YLabelY: f1((cmpTop + cmpBottom) / 2),
+		Off: off,
+	}
+	for d := sc.xlo; d <= sc.xhi+1e-9; d++ {
+		ch.XTicks = append(ch.XTicks, tick{X: f1(sc.px(d)), Label: nodesLabel(math.Pow(10, d))})
+	}
+	for y := sc.ylo; y <= sc.yhi+sc.step/2; y += sc.step {
+		ch.YTicks = append(ch.YTicks, tick{X: f1(sc.py(y)), Label: strings.TrimSuffix(fmt.Sprintf("%.1f", 100*y), ".0") + "%"})
+	}
+	ch.Half = &cmpLine{Y: f1(sc.py(0.5)), LabelY: f1(sc.py(0.5) - 4), Label: "50%"}
+	if ref := c.Reference; ref != nil {
+		ch.Reference = &cmpLine{Y: f1(sc.py(ref.Score)), LabelY: f1(sc.py(ref.Score) - 4),
+			Label: fmt.Sprintf("%s (%s): %s", ref.Label, ref.Preset, pct(ref.Score))}
+	}
+	// Lines at the same strength are set a few units apart, so that their
+	// intervals do not hide each other.
+	const dodge = 6.0
+	for k, s := range all {
+		shift := (float64(k) - float64(len(all)-1)/2) * dodge
+		ch.Series = append(ch.Series, chartLine(c, sc, s, k, shift))
+	}
+	return ch
+}
+
+// cmpSeriesRows is a line of the chart: the rows of one rule set.
+type cmpSeriesRows struct {
+	label string
+	rows  []int
+}
+
+// chartSeries groups the rows with a strength in nodes by rule set, and
+// lists those without one.
+func chartSeries(c *Comparison) (all []*cmpSeriesRows, off []string) {
+	byKey := map[string]*cmpSeriesRows{}
 	for i, r := range c.Rows {
 		if r.Nodes <= 0 || r.Games == 0 {
 			off = append(off, r.Name)
@@ -121,17 +156,31 @@ func compareChart(c *Comparison) *cmpChart {
 		}
 		s := byKey[label]
 		if s == nil {
-			s = &series{label: label}
+			s = &cmpSeriesRows{label: label}
 			byKey[label] = s
 			all = append(all, s)
 		}
 		s.rows = append(s.rows, i)
 	}
-	if len(all) == 0 {
-		return nil
-	}
-	// The axes' ranges: decades of nodes, and scores around every
-	// interval, an even score and the reference.
+	return all, off
+}
+
+// cmpScale maps nodes (as decades) and scores to the chart.
+type cmpScale struct {
+	xlo, xhi, ylo, yhi, step float64
+}
+
+func (sc cmpScale) px(x float64) float64 {
+	return cmpLeft + (x-sc.xlo)/(sc.xhi-sc.xlo)*(cmpRight-cmpLeft)
+}
+
+func (sc cmpScale) py(y float64) float64 {
+	return cmpBottom - (y-sc.ylo)/(sc.yhi-sc.ylo)*(cmpBottom-cmpTop)
+}
+
+// chartScale returns the axes' ranges: decades of nodes, and scores
+// around every interval, an even score and the reference.
+func chartScale(c *Comparison, all []*cmpSeriesRows) cmpScale {
 	xlo, xhi := math.Inf(1), math.Inf(-1)
 	ylo, yhi := 0.5, 0.5
 	for _, s := range all {
@@ -154,50 +203,26 @@ func compareChart(c *Comparison) *cmpChart {
 	if yhi-ylo < step {
 		yhi = ylo + step
 	}
-	px := func(x float64) float64 { return cmpLeft + (x-xlo)/(xhi-xlo)*(cmpRight-cmpLeft) }
-	py := func(y float64) float64 { return cmpBottom - (y-ylo)/(yhi-ylo)*(cmpBottom-cmpTop) }
+	return cmpScale{xlo: xlo, xhi: xhi, ylo: ylo, yhi: yhi, step: step}
+}
 
-	ch := &cmpChart{
-		Width: f1(cmpWidth), Height: f1(cmpHeight),
-		PlotLeft: f1(cmpLeft), PlotRight: f1(cmpRight), PlotTop: f1(cmpTop), PlotBot: f1(cmpBottom),
-		LegendX: f1(cmpLegendX), LegendTextX: f1(cmpLegendX + 22),
-		XLabelX: f1((cmpLeft + cmpRight) / 2), XLabelY: f1(cmpBottom + 40),
-		YLabelX: f1(16), YLabelY: f1((cmpTop + cmpBottom) / 2),
-		Off: off,
+// chartLine draws series k, shifted by shift units.
+func chartLine(c *Comparison, sc cmpScale, s *cmpSeriesRows, k int, shift float64) cmpSeries {
+	slices.SortStableFunc(s.rows, func(a, b int) int { return int(c.Rows[a].Nodes - c.Rows[b].Nodes) })
+	cs := cmpSeries{Label: s.label, Colour: seriesColours[k%len(seriesColours)],
+		LegendY: f1(cmpTop + float64(k)*20), LegendTextY: f1(cmpTop + float64(k)*20 + 10)}
+	var pts []string
+	for _, i := range s.rows {
+		r := c.Rows[i]
+		x := f1(sc.px(math.Log10(float64(r.Nodes))) + shift)
+		pts = append(pts, x+","+f1(sc.py(r.Score)))
+		cs.Dots = append(cs.Dots, cmpPoint{
+			X: x, Y: f1(sc.py(r.Score)), Y1: f1(sc.py(r.Low)), Y2: f1(sc.py(r.High)),
+			Title: fmt.Sprintf("%s, %s: first mover %s [%s, %s], %d games", r.Name, r.Strength, pct(r.Score), pct(r.Low), pct(r.High), r.Games),
+		})
 	}
-	for d := xlo; d <= xhi+1e-9; d++ {
-		ch.XTicks = append(ch.XTicks, tick{X: f1(px(d)), Label: nodesLabel(math.Pow(10, d))})
-	}
-	for y := ylo; y <= yhi+step/2; y += step {
-		ch.YTicks = append(ch.YTicks, tick{X: f1(py(y)), Label: strings.TrimSuffix(fmt.Sprintf("%.1f", 100*y), ".0") + "%"})
-	}
-	ch.Half = &cmpLine{Y: f1(py(0.5)), LabelY: f1(py(0.5) - 4), Label: "50%"}
-	if ref := c.Reference; ref != nil {
-		ch.Reference = &cmpLine{Y: f1(py(ref.Score)), LabelY: f1(py(ref.Score) - 4),
-			Label: fmt.Sprintf("%s (%s): %s", ref.Label, ref.Preset, pct(ref.Score))}
-	}
-	// Lines at the same strength are set a few units apart, so that their
-	// intervals do not hide each other.
-	const dodge = 6.0
-	for k, s := range all {
-		shift := (float64(k) - float64(len(all)-1)/2) * dodge
-		slices.SortStableFunc(s.rows, func(a, b int) int { return int(c.Rows[a].Nodes - c.Rows[b].Nodes) })
-		cs := cmpSeries{Label: s.label, Colour: seriesColours[k%len(seriesColours)],
-			LegendY: f1(cmpTop + float64(k)*20), LegendTextY: f1(cmpTop + float64(k)*20 + 10)}
-		var pts []string
-		for _, i := range s.rows {
-			r := c.Rows[i]
-			x := f1(px(math.Log10(float64(r.Nodes))) + shift)
-			pts = append(pts, x+","+f1(py(r.Score)))
-			cs.Dots = append(cs.Dots, cmpPoint{
-				X: x, Y: f1(py(r.Score)), Y1: f1(py(r.Low)), Y2: f1(py(r.High)),
-				Title: fmt.Sprintf("%s, %s: first mover %s [%s, %s], %d games", r.Name, r.Strength, pct(r.Score), pct(r.Low), pct(r.High), r.Games),
-			})
-		}
-		cs.Points = strings.Join(pts, " ")
-		ch.Series = append(ch.Series, cs)
-	}
-	return ch
+	cs.Points = strings.Join(pts, " ")
+	return cs
 }
 
 // nodesLabel formats a node count for an axis: 100, 1k, 10k, 1M...

@@ -56,6 +56,44 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 		return ErrNoAnalysis
 	}
 	ew := &errWriter{w: w}
+	mdHead(ew, m, a)
+
+	fmt.Fprintf(ew, "## Standings\n\n")
+	mdTable(ew, standingsTable(a), 2)
+
+	fmt.Fprintf(ew, "## Side balance\n\n%s\n\n", md(verdict(a)))
+	mdTable(ew, sideTable(a), 1)
+
+	fmt.Fprintf(ew, "### By player\n\n")
+	mdTable(ew, byPlayerTable(a), 1)
+
+	if openings := openingsTable(a); len(openings.Rows) > 0 {
+		fmt.Fprintf(ew, "### By opening (strongest evidence of imbalance first)\n\n")
+		mdTable(ew, openings, 2)
+	}
+
+	fmt.Fprintf(ew, "## Pairs\n\n")
+	mdTable(ew, pairsTable(a), 2)
+
+	if search := searchTable(m); len(search.Rows) > 0 {
+		fmt.Fprintf(ew, "## Search\n\n")
+		mdTable(ew, search, 1)
+	}
+	if latency := latencyTable(m); len(latency.Rows) > 0 {
+		fmt.Fprintf(ew, "## Latency\n\n")
+		mdTable(ew, latency, 1)
+	}
+
+	if n := len(a.Players); n > 1 && n <= maxLOSMatrix {
+		fmt.Fprintf(ew, "## Likelihood of superiority\n\n")
+		mdTable(ew, losTable(a), 1)
+	}
+	mdTail(ew, a)
+	return ew.err
+}
+
+// mdHead writes the title and what the tournament is.
+func mdHead(ew *errWriter, m Meta, a *rating.Analysis) {
 	title := m.Name
 	if title == "" {
 		title = "Ratings"
@@ -86,52 +124,31 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 		}
 		fmt.Fprintln(ew)
 	}
+}
 
-	fmt.Fprintf(ew, "## Standings\n\n")
-	mdTable(ew, standingsTable(a), 2)
-
-	fmt.Fprintf(ew, "## Side balance\n\n%s\n\n", md(verdict(a)))
-	mdTable(ew, sideTable(a), 1)
-
-	fmt.Fprintf(ew, "### By player\n\n")
-	mdTable(ew, byPlayerTable(a), 1)
-
-	if openings := openingsTable(a); len(openings.Rows) > 0 {
-		fmt.Fprintf(ew, "### By opening (strongest evidence of imbalance first)\n\n")
-		mdTable(ew, openings, 2)
+// losTable is the likelihood of superiority of every player over every
+// other.
+func losTable(a *rating.Analysis) table {
+	t := table{Header: []string{""}}
+	for _, p := range a.Players {
+		t.Header = append(t.Header, p.Name)
 	}
-
-	fmt.Fprintf(ew, "## Pairs\n\n")
-	mdTable(ew, pairsTable(a), 2)
-
-	if search := searchTable(m); len(search.Rows) > 0 {
-		fmt.Fprintf(ew, "## Search\n\n")
-		mdTable(ew, search, 1)
-	}
-	if latency := latencyTable(m); len(latency.Rows) > 0 {
-		fmt.Fprintf(ew, "## Latency\n\n")
-		mdTable(ew, latency, 1)
-	}
-
-	if n := len(a.Players); n > 1 && n <= maxLOSMatrix {
-		fmt.Fprintf(ew, "## Likelihood of superiority\n\n")
-		t := table{Header: []string{""}}
-		for _, p := range a.Players {
-			t.Header = append(t.Header, p.Name)
-		}
-		for i, p := range a.Players {
-			row := []string{p.Name}
-			for j := range a.Players {
-				if i == j {
-					row = append(row, "")
-				} else {
-					row = append(row, losp(a.LOS[i][j]))
-				}
+	for i, p := range a.Players {
+		row := []string{p.Name}
+		for j := range a.Players {
+			if i == j {
+				row = append(row, "")
+			} else {
+				row = append(row, losp(a.LOS[i][j]))
 			}
-			t.Rows = append(t.Rows, row)
 		}
-		mdTable(ew, t, 1)
+		t.Rows = append(t.Rows, row)
 	}
+	return t
+}
+
+// mdTail writes the groups and the notes.
+func mdTail(ew *errWriter, a *rating.Analysis) {
 	if len(a.Groups) > 1 {
 		fmt.Fprintf(ew, "## Groups\n\n")
 		for _, g := range a.Groups {
@@ -150,7 +167,6 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 		}
 		fmt.Fprintln(ew)
 	}
-	return ew.err
 }
 
 // maxLOSMatrix is the largest field whose LOS matrix the Markdown report

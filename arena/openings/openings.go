@@ -198,31 +198,14 @@ func ParseBallots(r io.Reader, deck string) ([]Opening, error) {
 func parseBallots(r io.Reader, deck string, limit int) ([]Opening, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxOpeningLine)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, scanError(err, 1)
-		}
-		return nil, fmt.Errorf("%w: empty ballot table", ErrInvalid)
-	}
-	col := map[string]int{}
-	for i, h := range strings.Split(strings.TrimRight(sc.Text(), "\r"), "\t") {
-		col[strings.TrimSpace(h)] = i
-	}
-	for _, need := range []string{"acf_no", "moves", "class", "ctd"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("%w: ballot table: no %q column in the header", ErrInvalid, need)
-		}
+	cols, err := ballotHeaderOf(sc)
+	if err != nil {
+		return nil, err
 	}
 	switch deck {
 	case "", DeckACF, DeckCTD, DeckAll:
 	default:
 		return nil, fmt.Errorf("%w: unknown deck %q", ErrInvalid, deck)
-	}
-	field := func(f []string, name string) string {
-		if i, ok := col[name]; ok && i < len(f) {
-			return strings.TrimSpace(f[i])
-		}
-		return ""
 	}
 	var out []Opening
 	line := 2
@@ -231,27 +214,16 @@ func parseBallots(r io.Reader, deck string, limit int) ([]Opening, error) {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		f := strings.Split(text, "\t")
-		no, moves, class := field(f, "acf_no"), field(f, "moves"), field(f, "class")
-		if no == "" || moves == "" || class == "" {
-			return nil, fmt.Errorf("%w: ballot table line %d: missing acf_no, moves or class", ErrInvalid, line)
-		}
-		barred := class == "barred"
-		ctd := strings.EqualFold(field(f, "ctd"), "ctd")
+		o, in, err := cols.ballot(strings.Split(text, "\t"), deck)
 		switch {
-		case deck == DeckCTD && !ctd:
+		case err != nil:
+			return nil, fmt.Errorf("%w: ballot table line %d: %w", ErrInvalid, line, err)
+		case !in:
 			continue
-		case (deck == "" || deck == DeckACF) && barred:
-			continue
-		}
-		if len(out) == Max {
+		case len(out) == Max:
 			return nil, errTooManyOpenings()
 		}
-		name := "ACF " + no
-		if n := field(f, "name"); n != "" {
-			name += " " + n
-		}
-		out = append(out, Opening{Name: name, Moves: strings.Fields(moves)})
+		out = append(out, o)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, scanError(err, line)
@@ -260,6 +232,58 @@ func parseBallots(r io.Reader, deck string, limit int) ([]Opening, error) {
 		return nil, fmt.Errorf("%w: ballot table: no ballots in deck %q", ErrInvalid, deck)
 	}
 	return out, nil
+}
+
+// ballotColumns are the columns of a ballot table, by name.
+type ballotColumns map[string]int
+
+// ballotHeaderOf reads the header line of a ballot table.
+func ballotHeaderOf(sc *bufio.Scanner) (ballotColumns, error) {
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, scanError(err, 1)
+		}
+		return nil, fmt.Errorf("%w: empty ballot table", ErrInvalid)
+	}
+	cols := ballotColumns{}
+	for i, h := range strings.Split(strings.TrimRight(sc.Text(), "\r"), "\t") {
+		cols[strings.TrimSpace(h)] = i
+	}
+	for _, need := range []string{"acf_no", "moves", "class", "ctd"} {
+		if _, ok := cols[need]; !ok {
+			return nil, fmt.Errorf("%w: ballot table: no %q column in the header", ErrInvalid, need)
+		}
+	}
+	return cols, nil
+}
+
+// field returns the named field of a line's fields, "" when it has none.
+func (c ballotColumns) field(f []string, name string) string {
+	if i, ok := c[name]; ok && i < len(f) {
+		return strings.TrimSpace(f[i])
+	}
+	return ""
+}
+
+// ballot returns the ballot of a line's fields, and whether it is in deck.
+func (c ballotColumns) ballot(f []string, deck string) (o Opening, in bool, err error) {
+	no, moves, class := c.field(f, "acf_no"), c.field(f, "moves"), c.field(f, "class")
+	if no == "" || moves == "" || class == "" {
+		return o, false, errors.New("missing acf_no, moves or class")
+	}
+	barred := class == "barred"
+	ctd := strings.EqualFold(c.field(f, "ctd"), "ctd")
+	switch {
+	case deck == DeckCTD && !ctd:
+		return o, false, nil
+	case (deck == "" || deck == DeckACF) && barred:
+		return o, false, nil
+	}
+	name := "ACF " + no
+	if n := c.field(f, "name"); n != "" {
+		name += " " + n
+	}
+	return Opening{Name: name, Moves: strings.Fields(moves)}, true, nil
 }
 
 // moveNumber matches PGN move numbers ("1.", "12...") in an opening line.

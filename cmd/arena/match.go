@@ -264,44 +264,16 @@ func matchDocument(bots []botSpec, sets overrides) (*config.Document, error) {
 			return nil, usagef("%s: duplicate bot name %q (first used on %s); give one of them name=...", b.source, b.name, f)
 		}
 		first[b.name] = b.source
-		doc.AddBot(b.name, b.source)
-		for _, kv := range b.keys {
-			k, v := kv[0], kv[1]
-			var err error
-			switch k {
-			case "cmd":
-				words, werr := splitWords(v)
-				if werr != nil || len(words) == 0 {
-					return nil, usagef("--bot %s: cmd: want a command line, got %q", b.spec, v)
-				}
-				if err = doc.SetValue("bots."+b.name+".command", words[0], b.source); err == nil && len(words) > 1 {
-					err = doc.SetValue("bots."+b.name+".args", words[1:], b.source)
-				}
-			case "args":
-				words, werr := splitWords(v)
-				if werr != nil {
-					return nil, usagef("--bot %s: args: %v", b.spec, werr)
-				}
-				err = doc.SetValue("bots."+b.name+".args", words, b.source)
-			default:
-				err = doc.Set(config.Override{Key: "bots." + b.name + "." + k, Value: v, Source: b.source})
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
-		if b.args != nil {
-			if err := doc.SetValue("bots."+b.name+".args", b.args, b.source); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if !hasKey(sets, "name") && len(bots) == 2 {
-		if err := doc.SetValue("name", bots[0].name+"-vs-"+bots[1].name, "--name"); err != nil {
+		if err := addBot(doc, b); err != nil {
 			return nil, err
 		}
-	} else if !hasKey(sets, "name") {
-		if err := doc.SetValue("name", "match", "--name"); err != nil {
+	}
+	name := "match"
+	if len(bots) == 2 {
+		name = bots[0].name + "-vs-" + bots[1].name
+	}
+	if !hasKey(sets, "name") {
+		if err := doc.SetValue("name", name, "--name"); err != nil {
 			return nil, err
 		}
 	}
@@ -311,6 +283,43 @@ func matchDocument(bots []botSpec, sets overrides) (*config.Document, error) {
 		}
 	}
 	return doc, nil
+}
+
+// addBot adds a bot and its keys to the document.
+func addBot(doc *config.Document, b botSpec) error {
+	doc.AddBot(b.name, b.source)
+	for _, kv := range b.keys {
+		if err := setBotKey(doc, b, kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	if b.args != nil {
+		return doc.SetValue("bots."+b.name+".args", b.args, b.source)
+	}
+	return nil
+}
+
+// setBotKey sets a key of a bot as its spec gives it: cmd is a command
+// line and args a list of words, both split as a shell splits them.
+func setBotKey(doc *config.Document, b botSpec, k, v string) error {
+	switch k {
+	case "cmd":
+		words, err := splitWords(v)
+		if err != nil || len(words) == 0 {
+			return usagef("--bot %s: cmd: want a command line, got %q", b.spec, v)
+		}
+		if err := doc.SetValue("bots."+b.name+".command", words[0], b.source); err != nil || len(words) == 1 {
+			return err
+		}
+		return doc.SetValue("bots."+b.name+".args", words[1:], b.source)
+	case "args":
+		words, err := splitWords(v)
+		if err != nil {
+			return usagef("--bot %s: args: %v", b.spec, err)
+		}
+		return doc.SetValue("bots."+b.name+".args", words, b.source)
+	}
+	return doc.Set(config.Override{Key: "bots." + b.name + "." + k, Value: v, Source: b.source})
 }
 
 func hasKey(sets overrides, key string) bool {

@@ -193,18 +193,7 @@ func (im *importer) readFile(ctx context.Context, file string) error {
 	defer f.Close()
 	rd := pgn.NewReader(f, file)
 	im.files++
-	keyPrefix := strconv.Itoa(im.files) + "#" // pair keys are per file
-	// A game that may start a pair with the next one waits here until the
-	// next one says.
-	var prev *rating.Game
-	flush := func() error {
-		if prev == nil {
-			return nil
-		}
-		g := *prev
-		prev = nil
-		return im.tally.Add(g)
-	}
+	pairs := filePairs{im: im, keyPrefix: strconv.Itoa(im.files) + "#"} // pair keys are per file
 	records, tagged := 0, false
 	for ; ; records++ {
 		if records%4096 == 0 {
@@ -225,36 +214,63 @@ func (im *importer) readFile(ctx context.Context, file string) error {
 		}
 		tagged = tagged || len(r.Tags) > 0
 		g, ok := im.game(file, r)
-		switch {
-		case !ok:
-			err = flush()
-		case r.Tag("PairKey") != "":
-			// The arena's own files name the pairs.
-			g.PairKey = keyPrefix + r.Tag("PairKey")
-			if err = flush(); err == nil {
-				err = im.tally.Add(g)
-			}
-		case prev != nil && g.Opening != "" && g.Opening == prev.Opening && g.White == prev.Black && g.Black == prev.White:
-			key := keyPrefix + strconv.Itoa(records)
-			prev.PairKey, g.PairKey = key, key
-			if err = flush(); err == nil {
-				err = im.tally.Add(g)
-			}
-		default:
-			err = flush()
-			prev = &g
-		}
-		if err != nil {
+		if err := pairs.take(g, ok, r.Tag("PairKey"), records); err != nil {
 			return fmt.Errorf("%s:%d: %w", file, r.Line, err)
 		}
 	}
-	if err := flush(); err != nil {
+	if err := pairs.flush(); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	if records > 0 && !tagged {
 		return fmt.Errorf("%s is not a PGN/PDN file: none of its %d records has a tag pair", file, records)
 	}
 	return nil
+}
+
+// filePairs finds the colour-reversed pairs among the games of a file as
+// they come, and gives the games to the tally.
+type filePairs struct {
+	im        *importer
+	keyPrefix string
+	// prev is a game that may start a pair with the next one: it waits
+	// here until the next one says.
+	prev *rating.Game
+}
+
+// take takes in the game of record n of the file (ok false when it is not
+// one to rate), whose PairKey tag says pairKey.
+func (p *filePairs) take(g rating.Game, ok bool, pairKey string, n int) error {
+	prev := p.prev
+	switch {
+	case !ok:
+		return p.flush()
+	case pairKey != "":
+		// The arena's own files name the pairs.
+		g.PairKey = p.keyPrefix + pairKey
+	case prev != nil && g.Opening != "" && g.Opening == prev.Opening && g.White == prev.Black && g.Black == prev.White:
+		key := p.keyPrefix + strconv.Itoa(n)
+		prev.PairKey, g.PairKey = key, key
+	default:
+		if err := p.flush(); err != nil {
+			return err
+		}
+		p.prev = &g
+		return nil
+	}
+	if err := p.flush(); err != nil {
+		return err
+	}
+	return p.im.tally.Add(g)
+}
+
+// flush gives the waiting game, if any, to the tally.
+func (p *filePairs) flush() error {
+	if p.prev == nil {
+		return nil
+	}
+	g := *p.prev
+	p.prev = nil
+	return p.im.tally.Add(g)
 }
 
 // game converts a record, or counts it as skipped and reports false.
