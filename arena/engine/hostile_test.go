@@ -383,3 +383,35 @@ func arenaCgroups() []string {
 	}
 	return left
 }
+
+// TestPin pins a bot to one CPU and back to all: every thread of its
+// process follows.
+func TestPin(t *testing.T) {
+	checkNoLeaks(t)
+	e := mustStart(t, botSpec(t, modeGood))
+	allowed := func() string {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(e.Pid()) + "/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+				return strings.TrimSpace(v)
+			}
+		}
+		return ""
+	}
+	all := allowed()
+	if err := e.Pin([]int{0}); err != nil {
+		t.Fatal(err)
+	}
+	if got := allowed(); got != "0" {
+		t.Errorf("pinned to CPU 0: allowed %q", got)
+	}
+	if err := e.Pin(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := allowed(); got != all {
+		t.Errorf("unpinned: allowed %q, want %q", got, all)
+	}
+}

@@ -118,16 +118,19 @@ type gamePlay struct {
 }
 
 // pin pins the game's bots to their CPUs when the tournament sets an
-// affinity: the worker's own two CPUs when there are two per worker, else
-// CPUs shared with other workers' bots, spread evenly.
+// affinity (see noteAffinity): each to a CPU of its own when there are
+// two per worker, else to the whole list given.
 func (gp *gamePlay) pin() {
 	cpus := gp.r.cpus
 	if len(cpus) == 0 {
 		return
 	}
 	for c, e := range gp.eng {
-		cpu := cpus[(2*gp.slot+c)%len(cpus)]
-		if err := e.Pin([]int{cpu}); err != nil {
+		set := cpus
+		if gp.r.pinEach {
+			set = cpus[2*gp.slot+c : 2*gp.slot+c+1]
+		}
+		if err := e.Pin(set); err != nil {
 			gp.r.logf("game %d: %v", gp.rec.ID, err)
 		}
 	}

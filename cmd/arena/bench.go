@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"slices"
@@ -50,6 +52,7 @@ type benchConfig struct {
 	self        string        // the arena executable
 	progress    io.Writer     // nil: none
 	terminal    bool
+	affinity    string // the tournament's affinity key
 }
 
 // benchPass is one tournament played by arena bench.
@@ -67,6 +70,10 @@ type benchPass struct {
 	// games did not differ enough in length to tell the two apart.
 	fit    benchFit
 	fitted bool
+	// timeForfeits counts the games lost on time; latency holds, per move
+	// with a time the bot reported, the time measured less that time.
+	timeForfeits int
+	latency      []time.Duration
 }
 
 // benchWindow is what the arena spent while games were played: without
@@ -95,6 +102,8 @@ type benchObserver struct {
 	perGame   bool
 	gamePlies []float64
 	gameCPU   []float64 // µs
+
+	latency []time.Duration // per move with a reported time (see benchPass)
 }
 
 func (o *benchObserver) GameStarted(journal.Record) {
@@ -106,9 +115,12 @@ func (o *benchObserver) GameStarted(journal.Record) {
 	}
 }
 
-func (o *benchObserver) Moved(int, journal.MoveRecord) {
+func (o *benchObserver) Moved(_ int, m journal.MoveRecord) {
 	o.mu.Lock()
 	o.moved++
+	if m.Info != nil && m.Info.TimeMS > 0 {
+		o.latency = append(o.latency, time.Duration((m.MS-float64(m.Info.TimeMS))*float64(time.Millisecond)))
+	}
 	o.mu.Unlock()
 }
 
@@ -205,6 +217,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		" (answers at once from the legal moves: measures the arena) or a built-in bot ("+strings.Join(builtin.Names(), ", ")+")")
 	moveTime := fs.Duration("movetime", 0, "time per move (default: 5s for instant bots, 20ms for alphabeta)")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	affinity := fs.String("affinity", config.AffinityOff, "pin the bots to CPUs: off, auto or a CPU list (the affinity key)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -231,7 +244,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	cfg := benchConfig{game: *gameName, games: *n, serial: *serial, concurrency: *concurrency, bot: *bot,
-		moveTime: *moveTime, floorRounds: 20000, self: self}
+		moveTime: *moveTime, floorRounds: 20000, self: self, affinity: *affinity}
 	if !*quiet {
 		cfg.progress = stderr
 		if f, ok := stderr.(*os.File); ok {
@@ -333,9 +346,9 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 		}
 		return fmt.Sprintf("[[bots]]\nname = %q\nbuiltin = %q\n%s", name, cfg.bot, args)
 	}
-	conf := fmt.Sprintf("name = \"bench-c%d\"\nconcurrency = %d\n[game]\nname = %q\n[openings]\nlimit = 1\n"+
+	conf := fmt.Sprintf("name = \"bench-c%d\"\nconcurrency = %d\naffinity = %q\n[game]\nname = %q\n[openings]\nlimit = 1\n"+
 		"[format]\nrounds = %d\n[time]\nmove = %q\n%s%s",
-		concurrency, concurrency, cfg.game, (games+1)/2, cfg.moveTime.String(), bot("a", 1), bot("b", 2))
+		concurrency, concurrency, cmp.Or(cfg.affinity, config.AffinityOff), cfg.game, (games+1)/2, cfg.moveTime.String(), bot("a", 1), bot("b", 2))
 	tc, err := config.Parse([]byte(conf), "bench", dir)
 	if err != nil {
 		return benchPass{}, err
@@ -356,7 +369,36 @@ func benchTournament(ctx context.Context, cfg benchConfig, concurrency, games in
 	p := benchPass{concurrency: concurrency, games: sum.Played, plies: sum.Plies, wall: wall,
 		runnerCPU: selfAfter - selfBefore, botsCPU: kidsAfter - kidsBefore, steady: obs.window()}
 	p.fit, p.fitted = obs.fit()
-	return p, nil
+	p.latency = obs.latency
+	p.timeForfeits, err = timeForfeits(filepath.Join(dir, journal.File))
+	return p, err
+}
+
+// timeForfeits counts the games of a journal lost on time.
+func timeForfeits(path string) (int, error) {
+	n := 0
+	err := journal.Scan(path, func(r *journal.Record) error {
+		if r.Forfeit != nil && r.Forfeit.Kind == journal.ForfeitTime {
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// latencyLine describes the latencies of a pass, "" when no move came
+// with a reported time.
+func (p benchPass) latencyLine() string {
+	if len(p.latency) == 0 {
+		return ""
+	}
+	l := slices.Clone(p.latency)
+	slices.Sort(l)
+	q := func(f float64) string {
+		return l[min(len(l)-1, int(f*float64(len(l))))].Round(10 * time.Microsecond).String()
+	}
+	return fmt.Sprintf("latency (time measured less time reported) over %d moves: p50 %s, p90 %s, p99 %s, max %s",
+		len(l), q(0.5), q(0.9), q(0.99), l[len(l)-1].Round(10*time.Microsecond))
 }
 
 // selfCPU returns the user and system time of this process.
@@ -400,6 +442,12 @@ func (r *benchReport) write(w io.Writer, cfg benchConfig) {
 				us(f.fixed), us(f.perPly), f.games, f.minPlies, f.maxPlies)
 		case p.concurrency == 1:
 			fmt.Fprintf(w, "  runner CPU per game: not split into fixed and per ply (the games hardly differ in length)\n")
+		}
+		if p.timeForfeits > 0 || cfg.bot != benchBotName {
+			fmt.Fprintf(w, "  time forfeits: %d of %d games\n", p.timeForfeits, p.games)
+		}
+		if l := p.latencyLine(); l != "" {
+			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
 	fmt.Fprintf(w, "heap: peak %.1f MiB of objects\n", float64(r.peakHeap)/(1<<20))
