@@ -2,6 +2,7 @@ package solve
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/arena-games/arena/arena/cheversi"
@@ -96,4 +97,49 @@ func BenchmarkSolvePly8(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "positions/op")
+}
+
+// BenchmarkSolveByPly solves positions at each ply from 6 to 14, reached
+// from the work units above by random moves, each with an empty table:
+// positions/op is what solving one position of that ply costs.
+func BenchmarkSolveByPly(b *testing.B) {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for ply := 6; ply <= 14; ply++ {
+		r := rand.New(rand.NewPCG(uint64(ply), 7))
+		var ps []cheversi.Position
+		for k := range 3 * len(benchUnits) {
+			p, err := rules.ParsePosition(benchUnits[k%len(benchUnits)])
+			if err != nil {
+				b.Fatal(err)
+			}
+			for p.Ply() < ply {
+				ms := p.GenerateMoves(nil)
+				p.Play(ms[r.IntN(len(ms))])
+			}
+			ps = append(ps, p)
+		}
+		b.Run(fmt.Sprint("ply", ply), func(b *testing.B) {
+			t := NewTable(64 << 20)
+			if ply >= 10 {
+				t = NewTable(1 << 20)
+			}
+			var n uint64
+			for i := 0; i < b.N; i++ {
+				p := ps[i%len(ps)]
+				b.StopTimer()
+				t.Clear()
+				b.StartTimer()
+				s := NewSolver(SolverOptions{Table: t})
+				if _, err := s.Solve(b.Context(), &p); err != nil {
+					b.Fatal(err)
+				}
+				n += s.TotalPositions()
+			}
+			b.ReportMetric(float64(n)/float64(b.N), "positions/op")
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
 }
