@@ -174,3 +174,42 @@ func lines(t *testing.T, path string) []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
+
+// TestSolveShards solves a position in two slices writing into one
+// directory, as the Slurm array of configs/cluster/slurm-solve.sbatch does,
+// then solves what is left above the split and compares the value with a
+// whole solve's. Each slice's file holds only its own units.
+func TestSolveShards(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"solve", "--moves", solveRootMoves, "--dir", dir, "--cut", "11", "--memory", "64MiB", "--quiet"}
+	for i := range 2 {
+		args := append(append([]string(nil), base...), "--shard", fmt.Sprintf("%d/2", i), "--split", "9")
+		if code, _, stderr := runArena(t, args...); code != 0 {
+			t.Fatalf("slice %d: exit status %d: %s", i, code, stderr)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if len(files) != 2 {
+		t.Fatalf("slices wrote %q, want two files", files)
+	}
+	code, stdout, stderr := runArena(t, base...)
+	if code != 0 {
+		t.Fatalf("final solve: exit status %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "0 units solved in this run") {
+		t.Errorf("the final solve solved units the slices had left:\n%s", stdout)
+	}
+	rules, _ := cheversi.New("cheversi", nil)
+	p := rules.StartPosition()
+	for _, m := range strings.Fields(solveRootMoves) {
+		mv, _ := p.ParseMove(m)
+		p.Play(mv)
+	}
+	want, err := solve.NewSolver(solve.SolverOptions{TableBytes: 16 << 20}).Solve(t.Context(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, p.Text()+": "+verdict(&p, want.Value)) {
+		t.Fatalf("final solve says:\n%s\nwant %s", stdout, verdict(&p, want.Value))
+	}
+}
