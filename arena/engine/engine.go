@@ -164,7 +164,7 @@ type Reply struct {
 //
 // Start, NewGame, Move, GameOver, HoldGameOver, Flush and Ping must not be
 // called concurrently with each other; Close, Exited, ID, WantsLegalMoves,
-// Pid and UnknownLines may be called at any time from any goroutine. Close interrupts a call in
+// Pid, Pin and UnknownLines may be called at any time from any goroutine. Close interrupts a call in
 // progress, which then fails with KindClosed.
 //
 // After an error of any Kind but KindInvalid and KindUnsupported the

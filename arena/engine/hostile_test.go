@@ -188,7 +188,7 @@ func TestHostileBots(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if why := missingFeature(feat, tt.needs); why != "" {
-				t.Skipf("this machine lacks %s", why)
+				skipOrFail(t, why)
 			}
 			checkNoLeaks(t)
 			good := mustStart(t, botSpec(t, modeGood))
@@ -314,7 +314,7 @@ func containsAny(s string, subs []string) bool {
 // the sandbox: it plays as it would without them.
 func TestSandboxedBotPlays(t *testing.T) {
 	if why := missingFeature(sandbox.Probe(), "sandbox"); why != "" {
-		t.Skipf("this machine lacks %s", why)
+		skipOrFail(t, why)
 	}
 	checkNoLeaks(t)
 	spec := botSpec(t, modeGood)
@@ -337,6 +337,17 @@ func TestSandboxedBotPlays(t *testing.T) {
 	if left := arenaCgroups(); len(left) > 0 {
 		t.Errorf("cgroups left: %v", left)
 	}
+}
+
+// skipOrFail skips a test the machine lacks a feature for, saying which,
+// or fails it where ARENA_REQUIRE_SANDBOX is set (CI, whose machine has
+// them all).
+func skipOrFail(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("ARENA_REQUIRE_SANDBOX") != "" {
+		t.Fatalf("this machine lacks %s (ARENA_REQUIRE_SANDBOX is set)", why)
+	}
+	t.Skipf("this machine lacks %s", why)
 }
 
 // missingFeature says what of need the machine lacks, "" if nothing.

@@ -170,32 +170,47 @@ type rlimit struct {
 
 func (b *Box) childConfig(path string, args []string, direct bool) (*childConfig, error) {
 	p := &b.policy
-	cfg := &childConfig{Path: path, Args: args, Report: direct, CPUs: p.CPUs}
+	cfg := &childConfig{Path: path, Args: args, Report: direct, CPUs: p.CPUs, Rlimits: b.rlimits()}
 	if b.cg != nil {
 		cfg.Cgroup = b.cg.procsFiles()
-	}
-	if p.Memory > 0 && (b.cg == nil || b.cg.dirs["memory"] == "") {
-		cfg.Rlimits = append(cfg.Rlimits, rlimit{unix.RLIMIT_AS, uint64(p.Memory)})
-	}
-	if p.Processes > 0 && (b.cg == nil || b.cg.dirs["pids"] == "") {
-		cfg.Rlimits = append(cfg.Rlimits, rlimit{unix.RLIMIT_NPROC, uint64(p.Processes)})
-	}
-	if p.OpenFiles > 0 {
-		cfg.Rlimits = append(cfg.Rlimits, rlimit{unix.RLIMIT_NOFILE, uint64(p.OpenFiles)})
-	}
-	if p.FileSize > 0 {
-		cfg.Rlimits = append(cfg.Rlimits, rlimit{unix.RLIMIT_FSIZE, uint64(p.FileSize)})
-	}
-	if p.needsExec() {
-		// A bot that runs out of memory leaves no core file behind.
-		cfg.Rlimits = append(cfg.Rlimits, rlimit{unix.RLIMIT_CORE, 0})
 	}
 	if !p.Isolate {
 		return cfg, nil
 	}
+	return cfg, b.isolate(cfg, path, direct)
+}
+
+// rlimits returns the rlimits of the policy: those a cgroup does not
+// enforce instead.
+func (b *Box) rlimits() []rlimit {
+	p := &b.policy
+	var out []rlimit
+	if p.Memory > 0 && (b.cg == nil || b.cg.dirs["memory"] == "") {
+		out = append(out, rlimit{unix.RLIMIT_AS, uint64(p.Memory)})
+	}
+	if p.Processes > 0 && (b.cg == nil || b.cg.dirs["pids"] == "") {
+		out = append(out, rlimit{unix.RLIMIT_NPROC, uint64(p.Processes)})
+	}
+	if p.OpenFiles > 0 {
+		out = append(out, rlimit{unix.RLIMIT_NOFILE, uint64(p.OpenFiles)})
+	}
+	if p.FileSize > 0 {
+		out = append(out, rlimit{unix.RLIMIT_FSIZE, uint64(p.FileSize)})
+	}
+	if p.needsExec() {
+		// A bot that runs out of memory leaves no core file behind.
+		out = append(out, rlimit{unix.RLIMIT_CORE, 0})
+	}
+	return out
+}
+
+// isolate sets the sandbox up in cfg: what the bot may read and write,
+// and how it gets a private /tmp.
+func (b *Box) isolate(cfg *childConfig, path string, direct bool) error {
+	p := &b.policy
 	dir, err := filepath.Abs(p.Dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cfg.Isolate, cfg.Dir = true, dir
 	cfg.Landlock = b.feat.Landlock > 0
@@ -206,8 +221,7 @@ func (b *Box) childConfig(path string, args []string, direct bool) (*childConfig
 	if p.Memory > 0 && p.Memory < cfg.TmpBytes {
 		cfg.TmpBytes = p.Memory
 	}
-	read := append([]string{filepath.Dir(path)}, p.Read...)
-	for _, r := range read {
+	for _, r := range append([]string{filepath.Dir(path)}, p.Read...) {
 		if a, err := filepath.Abs(r); err == nil {
 			cfg.Read = append(cfg.Read, a)
 		}
@@ -215,10 +229,10 @@ func (b *Box) childConfig(path string, args []string, direct bool) (*childConfig
 	if !cfg.Mounts {
 		cfg.TmpDir = filepath.Join(dir, ".tmp")
 		if err := os.MkdirAll(cfg.TmpDir, 0o700); err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
+			return fmt.Errorf("sandbox: %w", err)
 		}
 	}
-	return cfg, nil
+	return nil
 }
 
 // setupTimeout bounds the wait for a bot's process to be set up.
