@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/cheversi/solve"
+)
+
+// docs/solved.md publishes what the solver proved. Its tables are made
+// from committed data: the proofs shipped with the solver
+// (arena/cheversi/solve/proofs), the units of the cheversi solve
+// (docs/solved/cheversi-results.txt.gz) and the error counts of "arena
+// solve errors" (docs/solved/errors-*.json). TestSolvedDoc checks that each
+// table is what the data give;
+//
+//	go test ./cmd/arena -run TestSolvedDoc -solved.update
+//
+// rewrites them.
+var solvedUpdate = flag.Bool("solved.update", false, "rewrite the tables of docs/solved.md from the committed data")
+
+const (
+	solvedDoc     = "../../docs/solved.md"
+	solvedResults = "../../docs/solved/cheversi-results.txt.gz"
+)
+
+// kingClasses are the squares of White's first King, one of each class of
+// squares the symmetries of the board map onto each other.
+var kingClasses = []string{"a1", "b1", "c1", "d1", "b2", "c2", "d2", "c3", "d3", "d4"}
+
+// docSection returns the text of doc between the markers of table id.
+func docSection(doc, prefix, id string) (start, end int, ok bool) {
+	open, closing := "<!-- "+prefix+":"+id+" -->\n", "<!-- /"+prefix+":"+id+" -->"
+	i := strings.Index(doc, open)
+	if i < 0 {
+		return 0, 0, false
+	}
+	j := strings.Index(doc[i:], closing)
+	if j < 0 {
+		return 0, 0, false
+	}
+	return i + len(open), i + j, true
+}
+
+// readSolveUnits reads the units of the committed cheversi solve.
+func readSolveUnits(t *testing.T, rules *cheversi.Rules) []solve.Entry {
+	t.Helper()
+	f, err := os.Open(solvedResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(t.TempDir(), "results.txt")
+	out, err := os.Create(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(zr).WriteTo(out); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	res, err := solve.ReadResults(rules, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var units []solve.Entry
+	for _, e := range res.Entries() {
+		if e.Positions > 0 {
+			units = append(units, e)
+		}
+	}
+	return units
+}
+
+// kingClassOf returns the class (one of kingClasses) of White's King in p.
+func kingClassOf(p *cheversi.Position) string {
+	k := p.Pieces(0, cheversi.King)
+	if k == 0 {
+		return ""
+	}
+	for s := range cheversi.Symmetry(cheversi.NumSymmetries) {
+		sq := s.Bits(k)
+		for _, c := range kingClasses {
+			if sq == 1<<squareIndex(c) {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+func squareIndex(name string) int { return int(name[1]-'1')*8 + int(name[0]-'a') }
+
+// solvedTables returns each table of docs/solved.md by its id.
+func solvedTables(t *testing.T) map[string]string {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := solve.ShippedBook(rules.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := readSolveUnits(t, rules)
+	type sums struct {
+		units     int
+		positions uint64
+		cpu       float64
+	}
+	per := map[string]*sums{}
+	var all sums
+	for _, e := range units {
+		c := kingClassOf(&e.Position)
+		if per[c] == nil {
+			per[c] = &sums{}
+		}
+		for _, s := range []*sums{per[c], &all} {
+			s.units++
+			s.positions += e.Positions
+			s.cpu += e.Seconds
+		}
+	}
+	leaves := map[string]int{}
+	for _, name := range solve.ShippedProofs() {
+		pr, err := solve.ReadShippedProof(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Root.Ply() == 1 {
+			leaves[kingClassOf(&pr.Root)] = len(pr.Leaves)
+		}
+	}
+
+	var classes strings.Builder
+	fmt.Fprintln(&classes, "| White's King | squares | value | Black's proved reply | proof leaves | units | positions | CPU |")
+	fmt.Fprintln(&classes, "|---|---|---|---|---|---|---|---|")
+	for _, c := range kingClasses {
+		p := rules.StartPosition()
+		m, err := p.ParseMove("K@" + c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Play(m)
+		images := map[string]bool{}
+		for s := range cheversi.Symmetry(cheversi.NumSymmetries) {
+			images[s.Square(cheversi.Square(squareIndex(c))).String()] = true
+		}
+		value, reply := "not proved yet", ""
+		if v, m, ok := book.Lookup(&p); ok {
+			value = verdict(&p, v)
+			if m != 0 {
+				reply = m.String()
+			}
+		}
+		s := per[c]
+		if s == nil {
+			s = &sums{}
+		}
+		lv := ""
+		if n, ok := leaves[c]; ok {
+			lv = fmt.Sprint(n)
+		}
+		fmt.Fprintf(&classes, "| %s | %d | %s | %s | %s | %d | %.3g | %s |\n", c, len(images), value, reply, lv, s.units, float64(s.positions), cpuText(s.cpu))
+	}
+	fmt.Fprintf(&classes, "| all | 64 | | | | %d | %.3g | %s |\n", all.units, float64(all.positions), cpuText(all.cpu))
+
+	var value strings.Builder
+	start := rules.StartPosition()
+	if v, _, ok := book.Lookup(&start); ok {
+		fmt.Fprintf(&value, "From the empty board under the `cheversi` rules, with best play by both sides, **%s**.\n", verdict(&start, v))
+	} else {
+		proved := 0
+		for _, c := range kingClasses {
+			p := rules.StartPosition()
+			m, _ := p.ParseMove("K@" + c)
+			p.Play(m)
+			if _, _, ok := book.Lookup(&p); ok {
+				proved++
+			}
+		}
+		fmt.Fprintf(&value, "The value of `cheversi` from the empty board is not proved yet: %d of the ten king classes are (below).\n", proved)
+	}
+	fmt.Fprintf(&value, "The committed solve has %d work units: %.3g positions searched in %s of CPU time.\n", all.units, float64(all.positions), cpuText(all.cpu))
+
+	return map[string]string{"value": value.String(), "classes": classes.String(), "errors": errorTables(t)}
+}
+
+func cpuText(sec float64) string {
+	if sec < 3600 {
+		return fmt.Sprintf("%.0f min", sec/60)
+	}
+	return fmt.Sprintf("%.1f h", sec/3600)
+}
+
+// errorTables writes the tables of the committed "arena solve errors" runs.
+func errorTables(t *testing.T) string {
+	files, err := filepath.Glob("../../docs/solved/errors-*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	var b strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st errorStudy
+		if err := json.Unmarshal(data, &st); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fmt.Fprintf(&b, "`%s` at %d nodes a move, %d games from %d random plies (`docs/solved/%s`):\n\n", st.Bot, st.Nodes, st.Games, st.RandomPlies, filepath.Base(f))
+		fmt.Fprintln(&b, "| ply | won | won: let go (95 % interval) | drawn | drawn: let go | lost |")
+		fmt.Fprintln(&b, "|---|---|---|---|---|---|")
+		for _, p := range st.Plies {
+			fmt.Fprintf(&b, "| %d | %d | %s | %d | %s | %d |\n", p.Ply, p.Wins, ratio(p.WinToDraw+p.WinToLoss, p.Wins), p.Draws, ratio(p.DrawLoss, p.Draws), p.Losses)
+		}
+		fmt.Fprintln(&b)
+	}
+	if len(files) == 0 {
+		b.WriteString("(no run committed yet)\n")
+	}
+	return b.String()
+}
+
+func TestSolvedDoc(t *testing.T) {
+	data, err := os.ReadFile(solvedDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	tables := solvedTables(t)
+	ids := make([]string, 0, len(tables))
+	for id := range tables {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		i, j, ok := docSection(doc, "solved", id)
+		if !ok {
+			t.Errorf("%s has no section for table %s (<!-- solved:%[2]s --> ... <!-- /solved:%[2]s -->)", solvedDoc, id)
+			continue
+		}
+		if *solvedUpdate {
+			doc = doc[:i] + tables[id] + doc[j:]
+			continue
+		}
+		if doc[i:j] != tables[id] {
+			t.Errorf("table %s of %s differs from the data (go test ./cmd/arena -run TestSolvedDoc -solved.update rewrites it)\n--- document ---\n%s--- data ---\n%s", id, solvedDoc, doc[i:j], tables[id])
+		}
+	}
+	if *solvedUpdate {
+		if err := os.WriteFile(solvedDoc, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
