@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/arena-games/arena/internal/journaltest"
+
 	"github.com/arena-games/arena/arena/journal"
 
 	"github.com/arena-games/arena/reports/dirreport"
@@ -56,9 +58,9 @@ func TestAppendGameText(t *testing.T) {
 		gameVal  string
 		firstTwo string
 	}{
-		{"checkers", playedRecord(t, "checkers", []string{"9-13", "21-17", "5-9"}, 1000), "GameType", "21", "1. 9-13 21-17 2. 5-9"},
-		{"cheversi", playedRecord(t, "cheversi", nil, 100), "Variant", "cheversi", "1. K@"},
-		{"forfeit", playedRecord(t, "cheversi", []string{"K@d4"}, 3), "Variant", "cheversi", "1. K@d4"},
+		{"checkers", journaltest.Played(t, "checkers", []string{"9-13", "21-17", "5-9"}, 1000), "GameType", "21", "1. 9-13 21-17 2. 5-9"},
+		{"cheversi", journaltest.Played(t, "cheversi", nil, 100), "Variant", "cheversi", "1. K@"},
+		{"forfeit", journaltest.Played(t, "cheversi", []string{"K@d4"}, 3), "Variant", "cheversi", "1. K@d4"},
 	} {
 		rec := c.rec
 		rec.White = `Bot "quoted" \ one`
@@ -105,7 +107,7 @@ func TestAppendGameText(t *testing.T) {
 }
 
 func TestWriteGameText(t *testing.T) {
-	recs := []journal.Record{playedRecord(t, "cheversi", nil, 100), playedRecord(t, "cheversi", []string{"K@a1"}, 100)}
+	recs := []journal.Record{journaltest.Played(t, "cheversi", nil, 100), journaltest.Played(t, "cheversi", []string{"K@a1"}, 100)}
 	var buf bytes.Buffer
 	if err := pgn.WriteRecords(&buf, recs, "E"); err != nil {
 		t.Fatal(err)
@@ -126,7 +128,7 @@ func TestRewriteGameTextMode(t *testing.T) {
 	defer syscall.Umask(old)
 	for _, g := range []string{"cheversi", "checkers"} {
 		dir := t.TempDir()
-		recs := []journal.Record{playedRecord(t, g, nil, 100)}
+		recs := []journal.Record{journaltest.Played(t, g, nil, 100)}
 		if err := pgn.RewriteFile(dir, g, recs, "E"); err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +193,7 @@ func TestGameTextReadBack(t *testing.T) {
 		{"cheversi", nil, 100},
 		{"cheversi", []string{"K@d4"}, 3}, // ends in a forfeit
 	} {
-		rec := playedRecord(t, g.game, g.opening, g.plies)
+		rec := journaltest.Played(t, g.game, g.opening, g.plies)
 		rec.ID = i + 1
 		for j := range rec.Moves {
 			score := 37*j - 400

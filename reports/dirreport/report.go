@@ -67,8 +67,8 @@ func WriteRecords(dir string, m *journal.Manifest, recs []journal.Record) (*rati
 	if err != nil {
 		return nil, fmt.Errorf("rating analysis: %w", err)
 	}
-	meta := ReportMeta(m, recs)
-	meta.Games = ViewGames(m, dir, recs)
+	meta := reportMeta(m, recs)
+	meta.Games = viewGames(m, dir, recs)
 	if err := reports.WriteFiles(dir, meta, a); err != nil {
 		return nil, fmt.Errorf("reports: %w", err)
 	}
@@ -211,7 +211,7 @@ func (b *reportBuilder) add(r *journal.Record, off int64, n int) error {
 	return nil
 }
 
-// meta describes the tournament as ReportMeta does.
+// meta describes the tournament as reportMeta does.
 func (b *reportBuilder) meta() reports.Meta {
 	m := b.m
 	meta := reports.Meta{
@@ -317,10 +317,10 @@ func reference(r game.Rules) *rating.Reference {
 	return &rating.Reference{Label: b.Label, Source: b.Source, Wins: b.Wins, Draws: b.Draws, Losses: b.Losses}
 }
 
-// ReportMeta describes a tournament for the reports: what it is, how many
+// reportMeta describes a tournament for the reports: what it is, how many
 // of its games are recorded, and whether it finished (every game played,
 // or its sequential test decided; the test is replayed over the records).
-func ReportMeta(m *journal.Manifest, recs []journal.Record) reports.Meta {
+func reportMeta(m *journal.Manifest, recs []journal.Record) reports.Meta {
 	b, _ := newReportBuilder(m, "") // cannot fail without a game list
 	for i := range recs {
 		b.add(&recs[i], 0, 0)

@@ -5,11 +5,11 @@ import (
 	"github.com/arena-games/arena/reports"
 )
 
-// SearchStats sums up, for each of bots in that order, the moves it played
+// searchStats sums up, for each of bots in that order, the moves it played
 // in recs and the search info they came with: the mean reported depth,
 // the nodes reported per second of the time the arena measured, and the
 // mean time per move. Bots that played no move are left out.
-func SearchStats(recs []journal.Record, bots []string) []reports.BotSearch {
+func searchStats(recs []journal.Record, bots []string) []reports.BotSearch {
 	s := newSearchSums(bots, nil)
 	for i := range recs {
 		s.add(&recs[i])
@@ -18,7 +18,7 @@ func SearchStats(recs []journal.Record, bots []string) []reports.BotSearch {
 }
 
 // searchSums sums up the moves of a tournament's bots game by game, for
-// SearchStats.
+// searchStats.
 type searchSums struct {
 	bots []string
 	by   map[string]*botSums
@@ -85,7 +85,7 @@ func (s *searchSums) add(r *journal.Record) {
 	}
 }
 
-// stats returns the sums as SearchStats does.
+// stats returns the sums as searchStats does.
 func (s *searchSums) stats() []reports.BotSearch {
 	var out []reports.BotSearch
 	for _, name := range s.bots {

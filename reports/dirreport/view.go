@@ -86,9 +86,9 @@ func ViewClocks(m *journal.Manifest, r *journal.Record) []string {
 	return out
 }
 
-// ViewGames gives report.html the games of recs of the tournament m, listed
+// viewGames gives report.html the games of recs of the tournament m, listed
 // by ID; dir is the output directory the page names for viewing every game.
-func ViewGames(m *journal.Manifest, dir string, recs []journal.Record) *reports.Games {
+func viewGames(m *journal.Manifest, dir string, recs []journal.Record) *reports.Games {
 	order := make([]int, len(recs))
 	for i := range order {
 		order[i] = i

@@ -1,19 +1,19 @@
-package tournament_test
+package dirreport
 
 import (
 	"slices"
 	"testing"
 
-	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/internal/journaltest"
 
-	"github.com/arena-games/arena/reports/dirreport"
+	"github.com/arena-games/arena/arena/journal"
 
 	"github.com/arena-games/arena/reports/viewer"
 )
 
 func TestViewGame(t *testing.T) {
-	rec := playedRecord(t, "checkers", []string{"9-13", "21-17", "5-9"}, 10) // stopped early: a forfeit
-	g, err := dirreport.ViewGame(&rec)
+	rec := journaltest.Played(t, "checkers", []string{"9-13", "21-17", "5-9"}, 10) // stopped early: a forfeit
+	g, err := ViewGame(&rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestViewGame(t *testing.T) {
 	// The search info recorded with a move is shown with it.
 	score := -35
 	rec.Moves[1].Info = &journal.SearchInfo{Depth: 7, Score: &score, Nodes: 12345, TimeMS: 40, PV: []string{"a", "b"}, Text: "x"}
-	g, err = dirreport.ViewGame(&rec)
+	g, err = ViewGame(&rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,12 +57,12 @@ func TestViewGame(t *testing.T) {
 
 	rec.Reason, rec.Forfeit = journal.ReasonAdjudication, nil
 	rec.Adjudication = &journal.Adjudicated{Rule: "resign", Detail: "both bots scored -900 for 4 moves"}
-	if g, err = dirreport.ViewGame(&rec); err != nil || g.Adjudication != "resign: both bots scored -900 for 4 moves" || g.Forfeit != nil {
+	if g, err = ViewGame(&rec); err != nil || g.Adjudication != "resign: both bots scored -900 for 4 moves" || g.Forfeit != nil {
 		t.Errorf("adjudicated game: %+v, %v", g, err)
 	}
 
 	rec.Moves[len(rec.Moves)-1].Move = rec.Moves[0].Move
-	if _, err := dirreport.ViewGame(&rec); err == nil {
+	if _, err := ViewGame(&rec); err == nil {
 		t.Error("a record that does not replay gives no error")
 	}
 }
@@ -72,14 +72,14 @@ func TestViewGame(t *testing.T) {
 func TestViewGamesByID(t *testing.T) {
 	var recs []journal.Record
 	for _, id := range []int{5, 2, 9, 1} {
-		r := playedRecord(t, "cheversi", []string{"K@e4"}, 100)
+		r := journaltest.Played(t, "cheversi", []string{"K@e4"}, 100)
 		r.ID = id
 		r.Opening.Name = ""
 		r.Opening.Index = id
 		recs = append(recs, r)
 	}
 	m := &journal.Manifest{Game: "cheversi", Setups: []journal.BotSetup{{Name: "a", Time: "1s/move"}, {Name: "b", Time: "10m0s+5s"}}}
-	g := dirreport.ViewGames(m, "out", recs)
+	g := viewGames(m, "out", recs)
 	for i, want := range []int{1, 2, 5, 9} {
 		row := g.List.Rows[i]
 		if row.ID != want || g.List.Openings[row.Opening] != "opening "+string(rune('0'+want)) || row.Result != viewer.Draw && row.Result != viewer.WhiteWins && row.Result != viewer.BlackWins {

@@ -1,4 +1,4 @@
-package tournament_test
+package journal_test
 
 import (
 	"errors"
@@ -6,61 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-games/arena/internal/journaltest"
+
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/journal"
 
 	"github.com/arena-games/arena/arena/game"
 )
 
-// playedRecord plays a game with the first legal move every ply, after the
-// given opening, and records it as the arena would.
-func playedRecord(t testing.TB, gameName string, opening []string, maxPlies int) journal.Record {
-	t.Helper()
-	rules := rulesFor(t, gameName, "")
-	rec := journal.Record{
-		ID: 7, Round: 1, PairKey: "r1/o1/a/b", Game: gameName, Preset: rules.Preset(), Rules: rules.Settings(),
-		White: "a", Black: "b", FirstMover: rules.FirstMover().String(),
-		Opening: journal.RecordOpening{Index: 1, Moves: opening},
-	}
-	st := rules.Start()
-	for _, m := range opening {
-		mv, err := st.ParseMove(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st.Play(mv)
-	}
-	var buf []game.Move
-	for !st.Outcome().Over() && len(rec.Moves) < maxPlies {
-		buf = st.LegalMoves(buf[:0])
-		rec.Moves = append(rec.Moves, journal.MoveRecord{Move: buf[0].String(), MS: 1})
-		st.Play(buf[0])
-	}
-	out := st.Outcome()
-	if out.Over() {
-		rec.Result, rec.Reason = out.Result.String(), out.Reason
-		if w, ok := out.Result.Winner(); ok {
-			rec.Winner = map[game.Color]string{game.White: "a", game.Black: "b"}[w]
-		}
-		if out.Scores != nil {
-			rec.Scores = &journal.Scores{White: out.Scores[game.White], Black: out.Scores[game.Black]}
-		}
-	} else {
-		// Stopped early: the side to move forfeits.
-		loser := st.Turn()
-		rec.Result = game.Win(loser.Other()).String()
-		rec.Reason = journal.ReasonForfeit
-		names := map[game.Color]string{game.White: "a", game.Black: "b"}
-		rec.Winner = names[loser.Other()]
-		rec.Forfeit = &journal.Forfeit{Kind: journal.ForfeitTime, Bot: names[loser]}
-	}
-	return rec
-}
-
 func TestVerify(t *testing.T) {
-	cheversi := playedRecord(t, "cheversi", []string{"K@e4"}, 100)
-	checkers := playedRecord(t, "checkers", []string{"9-13", "21-17", "5-9"}, 1000)
-	forfeit := playedRecord(t, "cheversi", nil, 5)
+	cheversi := journaltest.Played(t, "cheversi", []string{"K@e4"}, 100)
+	checkers := journaltest.Played(t, "checkers", []string{"9-13", "21-17", "5-9"}, 1000)
+	forfeit := journaltest.Played(t, "cheversi", nil, 5)
 	for name, r := range map[string]journal.Record{"cheversi": cheversi, "checkers": checkers, "forfeit": forfeit} {
 		if err := journal.Verify(&r); err != nil {
 			t.Errorf("%s: Verify: %v", name, err)
@@ -115,7 +72,7 @@ func TestVerify(t *testing.T) {
 }
 
 func TestReplayReachesRecordedPosition(t *testing.T) {
-	rec := playedRecord(t, "checkers", []string{"11-15", "23-19", "8-11"}, 30)
+	rec := journaltest.Played(t, "checkers", []string{"11-15", "23-19", "8-11"}, 30)
 	st, err := journal.Replay(rulesFor(t, "checkers", ""), &rec)
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,10 @@
-package tournament_test
+package dirreport
 
 import (
 	"math"
 	"testing"
 
 	"github.com/arena-games/arena/arena/journal"
-
-	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/reports"
 )
@@ -34,19 +32,19 @@ func TestSearchStats(t *testing.T) {
 			},
 		},
 	}
-	got := dirreport.SearchStats(recs, []string{"a", "b", "idle"})
+	got := searchStats(recs, []string{"a", "b", "idle"})
 	want := []reports.BotSearch{
 		{Bot: "a", Moves: 2, WithInfo: 2, AvgDepth: 8, NodesPerSecond: 5000 / 0.3, AvgMoveMS: 250},
 		{Bot: "b", Moves: 3, WithInfo: 2, AvgDepth: 5, NodesPerSecond: 1000 / 0.1, AvgMoveMS: 100},
 	}
 	if len(got) != len(want) {
-		t.Fatalf("SearchStats = %+v, want %+v", got, want)
+		t.Fatalf("searchStats = %+v, want %+v", got, want)
 	}
 	for i := range want {
 		g, w := got[i], want[i]
 		if g.Bot != w.Bot || g.Moves != w.Moves || g.WithInfo != w.WithInfo || !near(g.AvgDepth, w.AvgDepth) ||
 			!near(g.NodesPerSecond, w.NodesPerSecond) || !near(g.AvgMoveMS, w.AvgMoveMS) {
-			t.Errorf("SearchStats[%d] = %+v, want %+v", i, g, w)
+			t.Errorf("searchStats[%d] = %+v, want %+v", i, g, w)
 		}
 	}
 }
