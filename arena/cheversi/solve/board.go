@@ -179,7 +179,7 @@ const (
 // rays[d][sq] holds the squares from sq (excluded) to the edge of the board
 // in direction d; pieceDirs the directions each kind slides in.
 var (
-	rays      [8][cheversi.NumSquares]uint64
+	rays      = rayTable()
 	pieceDirs = [cheversi.NumPieces]uint8{
 		cheversi.Queen:  0xff,
 		cheversi.Rook:   1<<dirN | 1<<dirE | 1<<dirS | 1<<dirW,
@@ -187,7 +187,10 @@ var (
 	}
 )
 
-func init() {
+// rayTable returns the rays of every direction from every square. (It is
+// a function, not an init, so that the tables made from it at package
+// initialisation see it filled.)
+func rayTable() (rays [8][cheversi.NumSquares]uint64) {
 	step := [8][2]int{{0, 1}, {1, 0}, {1, 1}, {-1, 1}, {0, -1}, {-1, 0}, {-1, -1}, {1, -1}}
 	for sq := range cheversi.NumSquares {
 		for d, st := range step {
@@ -197,6 +200,7 @@ func init() {
 			}
 		}
 	}
+	return rays
 }
 
 // lossTable sets loss[x], for each empty square x, to what White's pieces

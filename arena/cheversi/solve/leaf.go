@@ -71,12 +71,14 @@ func bestKing(b *board, cand uint64) int {
 // lastTwo returns the value for White of b, a position at ply 14 under
 // black_king_last with scoring "attacks", fail-soft in the window (alpha,
 // beta): White places its last piece on s, then Black's King goes on an
-// empty square t next to s. It plays neither move: the margin after both
-// is the margin now, changed by what filling s and t costs each side and
-// what the two new pieces attack, all read from tables made once for the
-// position and corrected, for each pair s, t, by the few sliders in line
-// with both.
-func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer cheversi.Square, scratch *board) (int, cheversi.Square) {
+// empty square t next to s. The first s it tries (killer, when legal, is
+// the square that last decided a position like this) it plays; for the
+// others it plays neither move: the margin after both is the margin now,
+// changed by what filling s and t costs each side and what the two new
+// pieces attack, read from tables made once for the position (pt) and
+// corrected, for each pair s, t, by the few sliders in line with both. It
+// returns the square of the move that decided it.
+func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer cheversi.Square, scratch *board, pt *pairTables) (int, cheversi.Square) {
 	var k cheversi.Piece
 	var targets uint64
 	for pc := range cheversi.Piece(cheversi.NumPieces) {
@@ -85,17 +87,15 @@ func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer ch
 			break
 		}
 	}
-	best := NoMoves - 1
-	// Most positions are decided by one move (most often the one that
-	// decided the last position like this): try it by playing it, before
-	// making the tables the others need.
+	// Most positions are decided by one move: try it by playing it,
+	// before making the tables the others need.
 	first := cheversi.Square(bits.TrailingZeros64(targets))
 	if targets&(1<<killer) != 0 {
 		first = killer
 	}
 	*scratch = *b
 	scratch.play(cheversi.NewMove(k, first))
-	best = -kingLast(scratch)
+	best := -kingLast(scratch)
 	if best >= beta {
 		return best, first
 	}
@@ -103,13 +103,10 @@ func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer ch
 	if targets == 0 {
 		return best, first
 	}
-	// loss[x] is what White's pieces lose, minus what Black's lose, when
-	// the empty square x fills.
-	var loss [cheversi.NumSquares]int16
-	b.lossTableOn(&loss, neighbours(targets))
+	pt.make(b, targets)
 	for ; targets != 0; targets &= targets - 1 {
 		s := cheversi.Square(bits.TrailingZeros64(targets))
-		v := b.margin + lastPair(b, k, s, &loss)
+		v := b.margin + pt.pair(b, k, s)
 		if v > best {
 			best = v
 			if v >= beta {
@@ -120,69 +117,134 @@ func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer ch
 	return best, first
 }
 
-// lastPair returns the change of White's margin when White places k on s
-// and Black then places its King next to s where that is best for Black.
-func lastPair(b *board, k cheversi.Piece, s cheversi.Square, loss *[cheversi.NumSquares]int16) int {
-	sbit := uint64(1) << s
-	occ1 := b.occ | sbit
-	empty1 := ^occ1
-	cand := kingSquares[s] & empty1
-	// corr[t] corrects loss[t] for the sliders in line with s and t: a
-	// slider whose ray passes s then t no longer reaches t once s is
-	// filled; one whose ray passes t then s no longer sees past t.
-	var corr [cheversi.NumSquares]int16
-	emptyNow := ^b.occ
-	d := 0 // White's margin change from filling s
+// pairTables are what lastTwo reads for each pair of last moves.
+type pairTables struct {
+	// loss[x] is what White's pieces lose, minus what Black's lose, when
+	// the empty square x fills (see lossTable), for the targets and their
+	// neighbours.
+	loss [cheversi.NumSquares]int16
+	// sliders[s] holds the sliders (bit i for piece i) that attack the
+	// target s, and dir[s][i] the direction of the ray on which piece i
+	// does.
+	sliders [cheversi.NumSquares]uint16
+	dir     [cheversi.NumSquares][cheversi.MaxPlies]uint8
+}
+
+// make fills pt for the squares of targets, White's last moves.
+func (pt *pairTables) make(b *board, targets uint64) {
+	pt.loss = [cheversi.NumSquares]int16{}
+	for t := targets; t != 0; t &= t - 1 {
+		pt.sliders[bits.TrailingZeros64(t)] = 0
+	}
+	empty := ^b.occ
+	mask := targets | neighbours(targets)
+	want := empty & mask
 	for i := range b.n {
-		a := b.att[i]
-		if a&sbit == 0 {
-			continue
-		}
-		sign := 1
+		sign := int16(1)
 		if b.black>>i&1 != 0 {
 			sign = -1
 		}
 		if b.slider>>i&1 == 0 {
-			d -= sign
+			for a := b.att[i] & want; a != 0; a &= a - 1 {
+				pt.loss[bits.TrailingZeros64(a)] += sign
+			}
 			continue
 		}
-		beyond := cheversi.Beyond(b.sq[i], s) & a
-		d -= sign * (1 + bits.OnesCount64(beyond&emptyNow))
-		// The square after s on the ray: t there is cut off.
-		if after := beyond & kingSquares[s] & cand; after != 0 {
-			x := bits.TrailingZeros64(after)
-			corr[x] -= int16(sign * (1 + bits.OnesCount64(cheversi.Beyond(b.sq[i], cheversi.Square(x))&a&emptyNow)))
+		sq := b.sq[i]
+		for ds := b.dirs[i]; ds != 0; ds &= ds - 1 {
+			d := bits.TrailingZeros8(ds)
+			seg := b.att[i] & rays[d][sq] & empty
+			for a := seg & mask; a != 0; a &= a - 1 {
+				x := bits.TrailingZeros64(a)
+				pt.loss[x] += sign * int16(1+bits.OnesCount64(seg&rays[d][x]))
+				if targets&(1<<x) != 0 {
+					pt.sliders[x] |= 1 << i
+					pt.dir[x][i] = uint8(d)
+				}
+			}
 		}
-		// The square before s on the ray, unless it is the slider's
-		// own: past it the slider saw s and what is past s, no longer.
-		if pre := squareBefore(b.sq[i], s) & cand; pre != 0 {
-			x := bits.TrailingZeros64(pre)
-			corr[x] -= int16(sign * (1 + bits.OnesCount64(beyond&emptyNow)))
+	}
+}
+
+// pair returns the change of White's margin when White places k on s
+// and Black then places its King next to s where that is best for Black.
+func (pt *pairTables) pair(b *board, k cheversi.Piece, s cheversi.Square) int {
+	sbit := uint64(1) << s
+	occ1 := b.occ | sbit
+	empty1 := ^occ1
+	cand := kingSquares[s] & empty1
+	if cand == 0 {
+		return -NoMoves // Black's King has nowhere to go
+	}
+	emptyNow := ^b.occ
+	// corr[t] corrects loss[t] for the sliders in line with s and t: a
+	// slider whose ray passes s then t no longer reaches t once s is
+	// filled; one whose ray passes t then s no longer sees past t.
+	var corr [cheversi.NumSquares]int16
+	for sl := pt.sliders[s]; sl != 0; sl &= sl - 1 {
+		i := bits.TrailingZeros16(sl)
+		d := pt.dir[s][i]
+		sign := int16(1)
+		if b.black>>i&1 != 0 {
+			sign = -1
+		}
+		seg := b.att[i] & rays[d][b.sq[i]] & emptyNow
+		if after := nextSquare[d][s]; after < cheversi.NumSquares && cand&(1<<after) != 0 {
+			corr[after] -= sign * int16(1+bits.OnesCount64(seg&rays[d][after]))
+		}
+		if before := nextSquare[d^4][s]; before != b.sq[i] && before < cheversi.NumSquares && cand&(1<<before) != 0 {
+			corr[before] -= sign * int16(1+bits.OnesCount64(seg&rays[d][s]))
 		}
 	}
 	// White's new piece: what it attacks once s is filled, then what it
 	// loses when the King fills t.
 	na := cheversi.Attacks(k, s, occ1)
-	d += bits.OnesCount64(na & empty1)
+	d := -int(pt.loss[s]) + bits.OnesCount64(na&empty1)
 	slides := k != cheversi.King && k != cheversi.Knight
-	if cand == 0 {
-		return -NoMoves // Black's King has nowhere to go
-	}
 	worst := 1 << 30
 	for c := cand; c != 0; c &= c - 1 {
 		x := cheversi.Square(bits.TrailingZeros64(c))
-		xb := uint64(1) << x
-		e := -int(loss[x]+corr[x]) - bits.OnesCount64(kingSquares[x]&empty1)
-		if na&xb != 0 {
+		e := -int(pt.loss[x]+corr[x]) - bits.OnesCount64(kingSquares[x]&empty1)
+		if na&(1<<x) != 0 {
 			l := 1
 			if slides {
-				l += bits.OnesCount64(cheversi.Beyond(s, x) & na & empty1)
+				l += bits.OnesCount64(rays[adjacentDir(s, x)][x] & na & empty1)
 			}
 			e -= l
 		}
 		worst = min(worst, e)
 	}
 	return d + worst
+}
+
+// nextSquare[d][s] is the square next to s in direction d
+// (cheversi.NumSquares past the edge).
+var nextSquare = func() (n [8][cheversi.NumSquares]cheversi.Square) {
+	for d := range 8 {
+		for s := range cheversi.NumSquares {
+			n[d][s] = cheversi.NumSquares
+			if r := rays[d][s]; r != 0 {
+				if d < dirS {
+					n[d][s] = cheversi.Square(bits.TrailingZeros64(r))
+				} else {
+					n[d][s] = cheversi.Square(63 - bits.LeadingZeros64(r))
+				}
+			}
+		}
+	}
+	return n
+}()
+
+// adjacentDir returns the direction from s to x, a square next to it.
+func adjacentDir(s, x cheversi.Square) int {
+	return adjDirs[int(x)-int(s)+9]
+}
+
+// adjDirs maps the index difference of neighbouring squares, plus 9, to
+// the direction between them.
+var adjDirs = [19]int{
+	-9 + 9: dirSW, -8 + 9: dirS, -7 + 9: dirSE, -1 + 9: dirW,
+	1 + 9: dirE, 7 + 9: dirNW, 8 + 9: dirN, 9 + 9: dirNE,
 }
 
 // squareBefore returns the square next to s on the line from from to s,

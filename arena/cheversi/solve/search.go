@@ -11,12 +11,14 @@ import (
 // searcher is one search: its table, counters and the rule set.
 type searcher struct {
 	tt        *Table
-	ttPlies   int             // positions with fewer pieces placed use the table
-	sortPlies int             // positions with fewer pieces placed order their moves
-	kingLast  bool            // black_king_last with scoring "attacks": ply 15 has its own code
-	lastTwo   bool            // with kingLast: ply 14 has its own code too
-	killer    cheversi.Square // the square of White's last move that last decided a position at ply 14
-	etcPlies  int             // positions with fewer pieces placed look for a cutoff in their children's table entries first
+	ttPlies   int                              // positions with fewer pieces placed use the table
+	sortPlies int                              // positions with fewer pieces placed order their moves
+	kingLast  bool                             // black_king_last with scoring "attacks": ply 15 has its own code
+	lastTwo   bool                             // with kingLast: ply 14 has its own code too
+	killer    cheversi.Square                  // the square of White's last move that last decided a position at ply 14
+	killers   [cheversi.MaxPlies]cheversi.Move // at each ply, the move that last decided a position
+	pairs     pairTables                       // lastTwo's tables
+	etcPlies  int                              // positions with fewer pieces placed look for a cutoff in their children's table entries first
 	etcCuts   uint64
 	nodes     [cheversi.MaxPlies + 1]uint64
 	// stack[i] holds the child being searched of the position at ply i-1,
@@ -49,7 +51,7 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 	}
 	if ply == cheversi.MaxPlies-2 && s.kingLast && s.lastTwo {
 		s.nodes[cheversi.MaxPlies-1] += uint64(countTargets(&t))
-		v, cut := lastTwo(b, &t, alpha, beta, s.killer, &s.stack[ply+1])
+		v, cut := lastTwo(b, &t, alpha, beta, s.killer, &s.stack[ply+1], &s.pairs)
 		if v >= beta {
 			s.killer = cut
 		}
@@ -75,8 +77,12 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 			lo, hi, ttMove = e.lo, e.hi, e.move
 		}
 	}
+	first := ttMove
+	if first == 0 || t[first.Piece()]&(1<<first.Square()) == 0 {
+		first = s.killers[ply]
+	}
 	var ml moveList
-	ml.gen(&t, ttMove)
+	ml.gen(&t, first)
 	if useTT && ply < s.etcPlies {
 		// Enhanced transposition cutoff: a child already known to be
 		// good enough ends the search before any is searched.
@@ -91,13 +97,23 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 			}
 		}
 	}
-	if ply < s.sortPlies {
-		ml.sort(b, ttMove)
+	// The first move (the table's, or the one that last decided a
+	// position at this ply) goes first; the others are sorted only if it
+	// does not decide this one.
+	sorted := ply >= s.sortPlies
+	if ml.n > 0 && ml.moves[0] != first {
+		ml.sort(b, 0)
+		sorted = true
 	}
 	best, bestMove := NoMoves-1, cheversi.Move(0)
 	before := s.total()
 	c := &s.stack[ply+1]
-	for idx, m := range ml.moves[:ml.n] {
+	for idx := 0; idx < ml.n; idx++ {
+		if idx == 1 && !sorted {
+			ml.sort(b, first)
+			sorted = true
+		}
+		m := ml.moves[idx]
 		*c = *b
 		c.play(m)
 		v := -s.search(c, -beta, -max(alpha, best))
@@ -110,6 +126,7 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 				if s.cutAt != nil {
 					s.cutAt[ply][min(idx, 9)]++
 				}
+				s.killers[ply] = m
 				break
 			}
 		}
