@@ -11,6 +11,7 @@ import (
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/arena/rating"
 )
 
@@ -50,6 +51,9 @@ type CompareEntry struct {
 	Counts   rating.WDL          `json:"counts"`
 	Pairs    *rating.Pentanomial `json:"pairs,omitempty"`
 	Forfeits int                 `json:"forfeits,omitempty"`
+	// Design holds the design metrics of the games (package metrics);
+	// nil when they are not known.
+	Design *metrics.Summary `json:"design,omitempty"`
 }
 
 // Rules describes the entry's rules: the preset, then the switches that
@@ -268,4 +272,16 @@ func pairedInterval(s, se float64, games int, confidence float64) (lo, hi float6
 		n = s * (1 - s) / (se * se)
 	}
 	return rating.Wilson(s, n, confidence)
+}
+
+// compareDesignRows are the design metrics of the rows that have them,
+// each named by its number and tournament.
+func compareDesignRows(c *Comparison) []designRow {
+	var rows []designRow
+	for i, r := range c.Rows {
+		if r.Design != nil {
+			rows = append(rows, designRow{strconv.Itoa(i+1) + " " + r.Name, *r.Design})
+		}
+	}
+	return rows
 }

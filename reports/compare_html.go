@@ -58,9 +58,10 @@ type cmpChart struct {
 }
 
 type compareView struct {
-	Title, Note string
-	Table       table
-	Chart       *cmpChart
+	Title, Note   string
+	Table         table
+	Chart         *cmpChart
+	Design, Plies table
 }
 
 // WriteCompareHTML writes compare.html: one self-contained page with the
@@ -69,6 +70,9 @@ type compareView struct {
 // the human figure as a reference line. Names are escaped.
 func WriteCompareHTML(w io.Writer, c *Comparison) error {
 	v := compareView{Title: "Side balance compared", Note: compareNote(c), Table: compareTable(c), Chart: compareChart(c)}
+	if rows := compareDesignRows(c); len(rows) > 0 {
+		v.Design, v.Plies = designTable(rows), pliesTable(rows)
+	}
 	ew := &errWriter{w: w}
 	if err := compareTemplate.Execute(ew, v); err != nil {
 		return err

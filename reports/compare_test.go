@@ -28,7 +28,7 @@ func compareEntries() []CompareEntry {
 	return []CompareEntry{
 		{Name: "cheversi-20k", Game: "cheversi", Preset: "cheversi", Bots: bots, Strength: "20000 nodes", Nodes: 20000,
 			Fingerprint: "f1", Results: "r1", FirstMover: "white",
-			Counts: rating.WDL{Wins: 430, Draws: 120, Losses: 450}, Pairs: pairs(200, 12, 60, 8, 220)},
+			Counts: rating.WDL{Wins: 430, Draws: 120, Losses: 450}, Pairs: pairs(200, 12, 60, 8, 220), Design: testDesign()},
 		{Name: "cheversi-2k", Game: "cheversi", Preset: "cheversi", Bots: bots, Strength: "2000 nodes", Nodes: 2000,
 			FirstMover: "white", Counts: rating.WDL{Wins: 380, Draws: 100, Losses: 520}, Pairs: pairs(240, 10, 50, 10, 190)},
 		{Name: "touch-any-20k", Game: "cheversi", Preset: "cheversi", Switches: []game.Setting{{Key: "touch", Value: "any"}},

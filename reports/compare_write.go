@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/arena-games/arena/arena/metrics"
 )
 
 // File names written by WriteCompareFiles.
@@ -54,6 +56,22 @@ func WriteCompareTerminalWidth(w io.Writer, c *Comparison, width int) error {
 	}
 	io.WriteString(ew, text)
 	fmt.Fprintln(ew, wrapText(compareNote(c), width))
+	if rows := compareDesignRows(c); len(rows) > 0 {
+		left := func(i int, _ string) tw.Align {
+			if i == 0 {
+				return tw.AlignLeft
+			}
+			return tw.AlignRight
+		}
+		text, err := renderFitting(designTable(rows), left, width,
+			[]string{"Balance", "Decisive"}, []string{"Balance", "Decisive", "Drama", "Length"},
+			[]string{"Balance", "Decisive", "Drama", "Length", "Forced", "Lead changes"})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(ew)
+		io.WriteString(ew, text)
+	}
 	return ew.err
 }
 
@@ -63,6 +81,14 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
 	WriteCompareMarkdownTable(ew, c)
 	fmt.Fprintln(ew, md(compareNote(c)))
+	if rows := compareDesignRows(c); len(rows) > 0 {
+		fmt.Fprintf(ew, "\n## Design metrics\n\n")
+		mdTable(ew, designTable(rows), 1)
+		if pt := pliesTable(rows); len(pt.Rows) > 0 {
+			fmt.Fprintf(ew, "### Branching by ply\n\n")
+			mdTable(ew, pt, 1)
+		}
+	}
 	return ew.err
 }
 
@@ -82,7 +108,9 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 	header := []string{"index", "name", "dir", "game", "preset", "switches", "bots", "strength", "nodes",
 		"fingerprint", "results", "first_mover", "games", "wins", "draws", "losses", "forfeits", "pairs",
 		"score_pct", "low_pct", "high_pct", "interval_from", "draw_pct", "decisive_pct",
-		"baseline", "diff_pct", "diff_low_pct", "diff_high_pct", "diff_p"}
+		"baseline", "diff_pct", "diff_low_pct", "diff_high_pct", "diff_p",
+		"length_mean", "length_sd", "balance", "margin_mean", "margin_sd", "margin_median", "branching", "forced_pct",
+		"lead_changes", "decided_at_median", "drama_pct"}
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -118,6 +146,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 			strconv.FormatBool(i == c.Baseline), opt(r.Diff, p2), opt(r.DiffLow, p2), opt(r.DiffHigh, p2),
 			opt(r.DiffP, func(p float64) string { return strconv.FormatFloat(p, 'g', 4, 64) }),
 		}
+		row = append(row, designCSV(r.Design)...)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -164,4 +193,28 @@ func WriteCompareFiles(dir string, c *Comparison) error {
 		{CompareJSONFile, with(WriteCompareJSON)},
 		{CompareHTMLFile, with(WriteCompareHTML)},
 	})
+}
+
+// designCSV formats the design metrics' columns of the comparison's CSV:
+// empty when they are not known.
+func designCSV(d *metrics.Summary) []string {
+	if d == nil || d.Played == 0 {
+		return make([]string, 11)
+	}
+	f3 := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+	p2 := func(x float64) string { return strconv.FormatFloat(100*x, 'f', 2, 64) }
+	out := []string{f3(d.Length.Mean), f3(d.Length.SD), f3(d.Balance), "", "", "", "", "", "", "", ""}
+	if d.Margin.N > 0 {
+		out[3], out[4], out[5] = f3(d.Margin.Mean), f3(d.Margin.SD), f3(d.Margin.Median)
+	}
+	if d.Branched > 0 {
+		out[6], out[7] = f3(d.Branching), p2(d.Forced)
+	}
+	if d.LeadChanges.N > 0 {
+		out[8] = f3(d.LeadChanges.Mean)
+	}
+	if d.DecidedAt.N > 0 {
+		out[9], out[10] = f3(d.DecidedAt.Median), p2(d.Drama)
+	}
+	return out
 }

@@ -91,6 +91,8 @@ type htmlView struct {
 	Pairs                                 table
 	Search                                table
 	Latency                               table
+	Design, Plies                         table
+	Ended                                 string
 	Groups                                [][]string
 	Notes                                 []string
 	// Games is the game viewer's data ("" without games); ViewerScript and
@@ -139,6 +141,10 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	v.Pairs = pairsTable(a)
 	v.Search = searchTable(m)
 	v.Latency = latencyTable(m)
+	if d := m.Design; d != nil {
+		rows := []designRow{{"these games", *d}}
+		v.Design, v.Plies, v.Ended = designTable(rows), pliesTable(rows), "How the games ended: "+endedText(*d)+"."
+	}
 	if len(a.Groups) > 1 {
 		for _, g := range a.Groups {
 			v.Groups = append(v.Groups, g.Players)

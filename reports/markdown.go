@@ -83,6 +83,7 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 		fmt.Fprintf(ew, "## Latency\n\n")
 		mdTable(ew, latency, 1)
 	}
+	mdDesign(ew, m)
 
 	if n := len(a.Players); n > 1 && n <= maxLOSMatrix {
 		fmt.Fprintf(ew, "## Likelihood of superiority\n\n")
@@ -90,6 +91,21 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 	}
 	mdTail(ew, a)
 	return ew.err
+}
+
+// mdDesign writes the design metrics of the games, if m has them.
+func mdDesign(ew *errWriter, m Meta) {
+	d := m.Design
+	if d == nil {
+		return
+	}
+	rows := []designRow{{"these games", *d}}
+	fmt.Fprintf(ew, "## Design metrics\n\nHow the games ended: %s.\n\n", md(endedText(*d)))
+	mdTable(ew, designTable(rows), 1)
+	if pt := pliesTable(rows); len(pt.Rows) > 0 {
+		fmt.Fprintf(ew, "### Branching by ply\n\n")
+		mdTable(ew, pt, 1)
+	}
 }
 
 // mdHead writes the title and what the tournament is.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/arena/rating"
 )
 
@@ -34,6 +35,9 @@ type Meta struct {
 	// Search sums up each bot's searches, for a tournament's reports
 	// (report.md, report.html, report.json); nil leaves the table out.
 	Search []BotSearch `json:"search,omitempty"`
+	// Design holds the design metrics of the games (package metrics),
+	// for a tournament's reports; nil leaves them out.
+	Design *metrics.Summary `json:"design,omitempty"`
 }
 
 // RunStatus is how far a tournament run got.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/arena/rating"
 )
 
@@ -100,7 +101,28 @@ func testMeta() Meta {
 		Started:  time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC),
 		Finished: time.Date(2025, 3, 1, 12, 30, 5, 0, time.UTC),
 		Run:      &RunStatus{Played: 30, Scheduled: 36},
+		Design:   testDesign(),
 	}
+}
+
+// testDesign is the design metrics of six made-up games: four by score,
+// one for want of a move, one forfeit.
+func testDesign() *metrics.Summary {
+	var gs []metrics.Game
+	for k := range 6 {
+		g := metrics.Game{FirstMover: game.White, Result: []game.Result{game.WhiteWins, game.BlackWins, game.Draw}[k%3],
+			Reason: game.ReasonScore, Plies: 3, Scores: []int{20 + k, 19}, Legal: []int{64, 12 + k, 1 + k%2},
+			Evals: []metrics.Eval{{Ply: 2, Mover: game.Black, Score: 3 - k}, {Ply: 3, Mover: game.White, Score: k - 2}}}
+		switch k {
+		case 4:
+			g.Reason = game.ReasonNoMoves
+		case 5:
+			g.Reason, g.Forfeit = "forfeit (time)", true
+		}
+		gs = append(gs, g)
+	}
+	d := metrics.Summarize(gs)
+	return &d
 }
 
 func golden(t *testing.T, name string, got []byte) {

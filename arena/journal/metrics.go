@@ -10,7 +10,7 @@ import (
 // legal moves the referee saw at every ply (replayed under rules, the
 // rules the game was played under; nil to leave them out) and the
 // evaluations the bots sent with their moves. A forfeit's reason is
-// "forfeit: KIND". It fails when the result or first mover do not decode
+// "forfeit (KIND)". It fails when the result or first mover do not decode
 // or a move does not replay.
 func MetricsGame(rules game.Rules, r *Record) (metrics.Game, error) {
 	res, err := r.GameResult()
@@ -24,7 +24,7 @@ func MetricsGame(rules game.Rules, r *Record) (metrics.Game, error) {
 	g := metrics.Game{FirstMover: first, Result: res, Reason: r.Reason, Forfeit: r.Forfeit != nil,
 		Plies: len(r.Opening.Moves) + len(r.Moves)}
 	if r.Forfeit != nil {
-		g.Reason = ReasonForfeit + ": " + r.Forfeit.Kind
+		g.Reason = ReasonForfeit + " (" + r.Forfeit.Kind + ")"
 	}
 	if r.Scores != nil {
 		g.Scores = []int{r.Scores.White, r.Scores.Black}

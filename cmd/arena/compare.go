@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/metrics"
 
 	"github.com/arena-games/arena/reports/dirreport"
 
@@ -132,10 +133,25 @@ type compareGames struct {
 	tally   rating.Tally
 	err     error // the first game the tally refused
 	results journal.Results
+	// design sums up the games' design metrics (designed of them), under
+	// rules, the rules of the first game (nil while unknown; noRules once
+	// they do not build, for records that do not name them).
+	design   metrics.Tally
+	designed int
+	rules    game.Rules
+	noRules  bool
 }
 
 func (g *compareGames) add(r *journal.Record) error {
 	g.n++
+	if g.rules == nil && !g.noRules {
+		rules, err := journal.RulesOf(r)
+		g.rules, g.noRules = rules, err != nil
+	}
+	if mg, err := journal.MetricsGame(g.rules, r); err == nil {
+		g.design.Add(mg)
+		g.designed++
+	}
 	if res, err := r.GameResult(); err == nil {
 		g.results.Set(r.ID, res)
 	}
@@ -178,6 +194,10 @@ func compareEntryOfGames(dir string, m *journal.Manifest, g *compareGames) (repo
 		e.Pairs = &p
 	}
 	e.Strength, e.Nodes = strength(m.Setups)
+	if g.designed > 0 {
+		d := g.design.Summary()
+		e.Design = &d
+	}
 	return e, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/arena-games/arena/arena/tournament"
 
 	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/reports"
 	"github.com/arena-games/arena/reports/viewer"
@@ -160,14 +161,33 @@ type reportBuilder struct {
 	search    *searchSums
 	sprt      *tournament.SPRT // the manifest's test replayed; nil without one
 	sprtErr   error
-	finished  time.Time // when the last game ended
-	list      *GameList // nil: no game list
+	finished  time.Time  // when the last game ended
+	list      *GameList  // nil: no game list
+	rules     game.Rules // the manifest's, for the design metrics; nil when they do not build
+	design    metrics.Tally
+	designed  int // games in design
+}
+
+// addDesign takes a game into the design metrics; a game that does not
+// replay under the manifest's rules is left out of them (the journal's
+// reader verifies the games already).
+func (b *reportBuilder) addDesign(r *journal.Record) {
+	if b.rules == nil {
+		return
+	}
+	if g, err := journal.MetricsGame(b.rules, r); err == nil {
+		b.design.Add(g)
+		b.designed++
+	}
 }
 
 // newReportBuilder returns a builder for the tournament m; with dir it
 // keeps report.html's game list in temporary files in dir.
 func newReportBuilder(m *journal.Manifest, dir string) (*reportBuilder, error) {
 	b := &reportBuilder{m: m, standings: journal.NewTally(m.Bots), search: newSearchSums(m.Bots, m.Setups)}
+	if rules, err := games.New(m.Game, m.Preset, m.Rules); err == nil {
+		b.rules = rules
+	}
 	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
 		b.sprt = tournament.NewSPRT(*m.SPRT, m.Bots[0], m.Bots[1])
 	}
@@ -199,6 +219,7 @@ func (b *reportBuilder) add(r *journal.Record, off int64, n int) error {
 	}
 	b.standings.Add(r)
 	b.search.add(r)
+	b.addDesign(r)
 	if b.sprt != nil && b.sprtErr == nil {
 		b.sprtErr = b.sprt.Add(r)
 	}
@@ -221,6 +242,10 @@ func (b *reportBuilder) meta() reports.Meta {
 		Started: m.Created,
 		Run:     &reports.RunStatus{Played: b.games, Scheduled: m.Games, Finished: b.games == m.Games},
 		Search:  b.search.stats(),
+	}
+	if b.designed > 0 {
+		d := b.design.Summary()
+		meta.Design = &d
 	}
 	if s := b.sprt; s != nil && b.sprtErr == nil {
 		meta.Run.SPRT = s.String()
