@@ -335,108 +335,11 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 		Games:      t.games,
 		Notes:      slices.Clone(fit.Notes),
 	}
-
-	// Ranking: by group (ratings of different groups do not compare),
-	// then by rating, then by name.
-	n := len(fit.Players)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(x, y int) int {
-		if c := cmp.Compare(fit.Group[x], fit.Group[y]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(fit.Ratings[y], fit.Ratings[x]); c != 0 {
-			return c
-		}
-		return cmp.Compare(fit.Players[x], fit.Players[y])
-	})
-	rank := make([]int, n) // fit index -> ranking position
-	for r, i := range order {
-		rank[i] = r
-	}
-
-	// Per-player records: every game for the standings, the side balance's
-	// games for the split by role. (fit.Players is names: the same order.)
-	type record struct{ all, first, second WDL }
-	recs := make([]record, n)
-	for _, c := range cells {
-		recs[c.f].all.addCounts(c, false)
-		recs[c.s].all.addCounts(c, true)
-	}
-	for _, c := range sideCells {
-		recs[c.f].first.addCounts(c, false)
-		recs[c.s].second.addCounts(c, true)
-	}
-	a.LOS = make([][]*float64, n)
-	for r, i := range order {
-		a.LOS[r] = make([]*float64, n)
-		for s, j := range order {
-			a.LOS[r][s] = finite(fit.LOS(i, j))
-		}
-	}
-	a.Players = make([]PlayerStats, n)
-	for r, i := range order {
-		rec := recs[i]
-		p := PlayerStats{
-			Rank:        r + 1,
-			Name:        fit.Players[i],
-			Elo:         fit.Ratings[i],
-			Group:       fit.Group[i],
-			Games:       rec.all.Games(),
-			Wins:        rec.all.Wins,
-			Draws:       rec.all.Draws,
-			Losses:      rec.all.Losses,
-			Points:      float64(rec.all.Wins) + float64(rec.all.Draws)/2,
-			Score:       rec.all.Score(),
-			DrawRatio:   rec.all.DrawRatio(),
-			FirstMover:  sideRecord(rec.first),
-			SecondMover: sideRecord(rec.second),
-		}
-		switch fit.Bound[i] {
-		case 0:
-			p.StdErr = fit.StdErr(i)
-			p.Interval = z * p.StdErr
-		case 1:
-			p.Bound = "lower"
-		case -1:
-			p.Bound = "upper"
-		}
-		if r+1 < n {
-			p.LOSNext = a.LOS[r][r+1]
-		}
-		a.Players[r] = p
-	}
-
-	// Groups.
-	a.Groups = make([]Group, fit.Groups)
-	for g := range a.Groups {
-		a.Groups[g].Index = g
-	}
-	for _, i := range order {
-		g := fit.Group[i]
-		a.Groups[g].Players = append(a.Groups[g].Players, fit.Players[i])
-	}
-
-	// Model parameters.
-	a.Fit = FitSummary{
-		Model:         opt.Model,
-		Scale:         fit.Scale,
-		Prior:         fit.Prior,
-		Anchor:        opt.Anchor,
-		Offset:        opt.Offset,
-		LogLikelihood: fit.LogLikelihood,
-		Iterations:    fit.Iterations,
-	}
-	if !fit.AdvantageFixed {
-		a.Fit.Advantage = finite(fit.Advantage)
-		a.Fit.AdvantageElo = finite(fit.AdvantageElo())
-		a.Fit.AdvantageInterval = finite(z * fit.AdvantageSE * fit.Scale)
-	}
-	if opt.Model == BayesElo {
-		a.Fit.DrawElo = finite(fit.DrawElo)
-	}
+	order, rank := ranking(fit)
+	a.LOS = losMatrix(fit, order)
+	a.Players = playerStats(fit, order, playerRecords(len(order), cells, sideCells), a.LOS, z)
+	a.Groups = groupsOf(fit, order)
+	a.Fit = fitSummary(fit, opt, z)
 	if note := a.Fit.setDrawRate(fit, t.games, t.draws); note != "" {
 		a.Notes = append(a.Notes, note)
 	}
@@ -467,6 +370,139 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 		a.SideBalance.AdvantageInterval = finite(z * sideFit.AdvantageSE * sideFit.Scale)
 	}
 	return a, nil
+}
+
+// ranking orders the players of a fit: by group (ratings of different
+// groups do not compare), then by rating, then by name. order lists the
+// fit's indexes by rank, and rank is the rank of each fit index.
+func ranking(fit *FitResult) (order, rank []int) {
+	n := len(fit.Players)
+	order = make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		if c := cmp.Compare(fit.Group[x], fit.Group[y]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(fit.Ratings[y], fit.Ratings[x]); c != 0 {
+			return c
+		}
+		return cmp.Compare(fit.Players[x], fit.Players[y])
+	})
+	rank = make([]int, n) // fit index -> ranking position
+	for r, i := range order {
+		rank[i] = r
+	}
+	return order, rank
+}
+
+// playerRecord is a player's games: all of them for the standings, and
+// those of the side balance split by role.
+type playerRecord struct{ all, first, second WDL }
+
+// playerRecords sums up the games of n players (in the fit's order, that
+// of cells) per player.
+func playerRecords(n int, cells, sideCells []cell) []playerRecord {
+	recs := make([]playerRecord, n)
+	for _, c := range cells {
+		recs[c.f].all.addCounts(c, false)
+		recs[c.s].all.addCounts(c, true)
+	}
+	for _, c := range sideCells {
+		recs[c.f].first.addCounts(c, false)
+		recs[c.s].second.addCounts(c, true)
+	}
+	return recs
+}
+
+// losMatrix is the likelihood of superiority of every player over every
+// other, by rank.
+func losMatrix(fit *FitResult, order []int) [][]*float64 {
+	n := len(order)
+	los := make([][]*float64, n)
+	for r, i := range order {
+		los[r] = make([]*float64, n)
+		for s, j := range order {
+			los[r][s] = finite(fit.LOS(i, j))
+		}
+	}
+	return los
+}
+
+// playerStats is each player's line, by rank; z is the quantile of the
+// intervals.
+func playerStats(fit *FitResult, order []int, recs []playerRecord, los [][]*float64, z float64) []PlayerStats {
+	n := len(order)
+	out := make([]PlayerStats, n)
+	for r, i := range order {
+		rec := recs[i]
+		p := PlayerStats{
+			Rank:        r + 1,
+			Name:        fit.Players[i],
+			Elo:         fit.Ratings[i],
+			Group:       fit.Group[i],
+			Games:       rec.all.Games(),
+			Wins:        rec.all.Wins,
+			Draws:       rec.all.Draws,
+			Losses:      rec.all.Losses,
+			Points:      float64(rec.all.Wins) + float64(rec.all.Draws)/2,
+			Score:       rec.all.Score(),
+			DrawRatio:   rec.all.DrawRatio(),
+			FirstMover:  sideRecord(rec.first),
+			SecondMover: sideRecord(rec.second),
+		}
+		switch fit.Bound[i] {
+		case 0:
+			p.StdErr = fit.StdErr(i)
+			p.Interval = z * p.StdErr
+		case 1:
+			p.Bound = "lower"
+		case -1:
+			p.Bound = "upper"
+		}
+		if r+1 < n {
+			p.LOSNext = los[r][r+1]
+		}
+		out[r] = p
+	}
+	return out
+}
+
+// groupsOf lists the players of each group of the fit, by rank.
+func groupsOf(fit *FitResult, order []int) []Group {
+	out := make([]Group, fit.Groups)
+	for g := range out {
+		out[g].Index = g
+	}
+	for _, i := range order {
+		g := fit.Group[i]
+		out[g].Players = append(out[g].Players, fit.Players[i])
+	}
+	return out
+}
+
+// fitSummary gives the model's parameters; z is the quantile of the
+// intervals.
+func fitSummary(fit *FitResult, opt Options, z float64) FitSummary {
+	f := FitSummary{
+		Model:         opt.Model,
+		Scale:         fit.Scale,
+		Prior:         fit.Prior,
+		Anchor:        opt.Anchor,
+		Offset:        opt.Offset,
+		LogLikelihood: fit.LogLikelihood,
+		Iterations:    fit.Iterations,
+	}
+	if !fit.AdvantageFixed {
+		f.Advantage = finite(fit.Advantage)
+		f.AdvantageElo = finite(fit.AdvantageElo())
+		f.AdvantageInterval = finite(z * fit.AdvantageSE * fit.Scale)
+	}
+	if opt.Model == BayesElo {
+		f.DrawElo = finite(fit.DrawElo)
+	}
+	return f
 }
 
 // addCounts adds the games of a cell, from the first mover's side, or from

@@ -780,17 +780,7 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 		Scale:   1,
 		index:   index,
 	}
-	switch {
-	case opt.Model == BayesElo:
-		res.Prior = opt.Prior
-	case !stronglyConnected(n, cells, group):
-		res.Prior = opt.Prior
-		res.Notes = append(res.Notes, fmt.Sprintf(
-			"some players won or lost every game against the others; %g virtual draws per player were added so that ratings stay finite", res.Prior))
-	}
-	if res.Prior > 0 {
-		cells = addPrior(n, cells, res.Prior)
-	}
+	cells = res.withPrior(cells, opt)
 
 	p := &problem{model: opt.Model, n: n, cells: cells}
 	theta, info, cov, err := p.fit(res, referencePlayers(group, ngroups, anchor))
@@ -798,6 +788,48 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 		return nil, err
 	}
 	res.Advantage = theta[p.advIdx()]
+	cov = res.setDraws(p, theta, cov, opt)
+	res.AdvantageSE = math.NaN()
+	for a, i := range p.active {
+		if i == p.advIdx() {
+			res.AdvantageSE = math.Sqrt(cov.At(a, a))
+		}
+	}
+	ratingCov, err := p.ratingCovariance(info, cov)
+	if err != nil {
+		return nil, err
+	}
+	res.setRatings(theta[:n], ratingCov, anchor, opt.Offset)
+	if ngroups > 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf(
+			"the players form %d groups that never met each other; ratings are only comparable within a group", ngroups))
+	}
+	return res, nil
+}
+
+// withPrior adds the prior's virtual draws to cells when the model takes
+// them: always in BayesElo, in Ordo when some players won or lost every
+// game against the others.
+func (res *FitResult) withPrior(cells []cell, opt Options) []cell {
+	n := len(res.Players)
+	switch {
+	case opt.Model == BayesElo:
+		res.Prior = opt.Prior
+	case !stronglyConnected(n, cells, res.Group):
+		res.Prior = opt.Prior
+		res.Notes = append(res.Notes, fmt.Sprintf(
+			"some players won or lost every game against the others; %g virtual draws per player were added so that ratings stay finite", res.Prior))
+	}
+	if res.Prior > 0 {
+		cells = addPrior(n, cells, res.Prior)
+	}
+	return cells
+}
+
+// setDraws sets the draw parameter and the draw rate with its interval
+// from the fitted parameters theta and their covariance cov, and returns
+// the covariance corrected for Ordo's draws.
+func (res *FitResult) setDraws(p *problem, theta []float64, cov *mat.SymDense, opt Options) *mat.SymDense {
 	z := Quantile(opt.Confidence)
 	res.DrawRateLow, res.DrawRateHigh = math.NaN(), math.NaN()
 	if opt.Model == BayesElo {
@@ -812,14 +844,14 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 				res.DrawRateLow, res.DrawRateHigh = rate(res.DrawElo-z*se), rate(res.DrawElo+z*se)
 			}
 		}
-	} else {
-		res.DrawRate = p.ordoDrawRate(theta)
-		if se := p.ordoDrawRateSE(theta, res.DrawRate); se > 0 {
-			res.DrawRateLow = math.Max(0, res.DrawRate-z*se)
-			res.DrawRateHigh = math.Min(1, res.DrawRate+z*se)
-		}
+		return cov
 	}
-	if opt.Model == Ordo && res.DrawRate < 1 {
+	res.DrawRate = p.ordoDrawRate(theta)
+	if se := p.ordoDrawRateSE(theta, res.DrawRate); se > 0 {
+		res.DrawRateLow = math.Max(0, res.DrawRate-z*se)
+		res.DrawRateHigh = math.Min(1, res.DrawRate+z*se)
+	}
+	if res.DrawRate < 1 {
 		// Ordo's equations count draws as half points, so the inverse
 		// information overstates the variance when games are drawn: use
 		// the sandwich form with the per-game variance of the fitted draw
@@ -831,33 +863,26 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 		out.Mul(&tmp, cov)
 		cov = symmetric(&out)
 	}
-	res.AdvantageSE = math.NaN()
-	for a, i := range p.active {
-		if i == p.advIdx() {
-			res.AdvantageSE = math.Sqrt(cov.At(a, a))
-		}
-	}
-	ratingCov, err := p.ratingCovariance(info, cov)
-	if err != nil {
-		return nil, err
-	}
-	display := displayMap(group, ngroups, anchor)
+	return cov
+}
+
+// setRatings sets the displayed ratings and their covariance from the
+// fitted ratings raw and their covariance: each group centred, or at the
+// anchor, scaled and offset.
+func (res *FitResult) setRatings(raw []float64, ratingCov mat.Matrix, anchor int, offset float64) {
+	n := len(raw)
+	display := displayMap(res.Group, res.Groups, anchor)
 	res.Ratings = make([]float64, n)
-	var raw mat.VecDense
-	raw.MulVec(display, mat.NewVecDense(n, theta[:n]))
+	var shown mat.VecDense
+	shown.MulVec(display, mat.NewVecDense(n, raw))
 	for i := range n {
-		res.Ratings[i] = res.Scale*raw.AtVec(i) + opt.Offset
+		res.Ratings[i] = res.Scale*shown.AtVec(i) + offset
 	}
 	var tc, tct mat.Dense
 	tc.Mul(display, ratingCov)
 	tct.Mul(&tc, display.T())
 	tct.Scale(res.Scale*res.Scale, &tct)
 	res.cov = symmetric(&tct)
-	if ngroups > 1 {
-		res.Notes = append(res.Notes, fmt.Sprintf(
-			"the players form %d groups that never met each other; ratings are only comparable within a group", ngroups))
-	}
-	return res, nil
 }
 
 // referencePlayers marks one player per group whose rating stays at 0

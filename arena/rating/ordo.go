@@ -24,25 +24,7 @@ import (
 // other such players); Fit then adds virtual draws instead.
 func fitOrdoBounds(names []string, cells []cell, opt Options) (*FitResult, error) {
 	n := len(names)
-	points, played := make([]float64, n), make([]float64, n)
-	for _, c := range cells {
-		points[c.f] += c.w + c.d/2
-		points[c.s] += c.l + c.d/2
-		played[c.f] += c.total()
-		played[c.s] += c.total()
-	}
-	bound := make([]int, n)
-	var winners, losers []string
-	for i := range n {
-		switch {
-		case points[i] < 0.001:
-			bound[i] = -1
-			losers = append(losers, names[i])
-		case played[i]-points[i] < 0.001:
-			bound[i] = 1
-			winners = append(winners, names[i])
-		}
-	}
+	bound, winners, losers := perfectRecords(names, cells)
 	if len(winners)+len(losers) == 0 {
 		return nil, nil
 	}
@@ -72,7 +54,52 @@ func fitOrdoBounds(names []string, cells []cell, opt Options) (*FitResult, error
 	if err != nil {
 		return nil, err
 	}
+	res := boundedResult(names, index, bound, sub)
+	if !res.rateBounded(cells) {
+		return nil, nil // met only players who also won or lost every game
+	}
+	var parts []string
+	if len(winners) > 0 {
+		parts = append(parts, strings.Join(winners, ", ")+" won every game")
+	}
+	if len(losers) > 0 {
+		parts = append(parts, strings.Join(losers, ", ")+" lost every game")
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf(
+		"%s; as ordo does, the fit leaves them out and shows the rating at which that record has even odds, a bound (> at least, < at most) without an interval",
+		strings.Join(parts, " and ")))
+	return res, nil
+}
 
+// perfectRecords finds the players who won every game (bound 1) and those
+// who lost every game (bound -1).
+func perfectRecords(names []string, cells []cell) (bound []int, winners, losers []string) {
+	n := len(names)
+	points, played := make([]float64, n), make([]float64, n)
+	for _, c := range cells {
+		points[c.f] += c.w + c.d/2
+		points[c.s] += c.l + c.d/2
+		played[c.f] += c.total()
+		played[c.s] += c.total()
+	}
+	bound = make([]int, n)
+	for i := range n {
+		switch {
+		case points[i] < 0.001:
+			bound[i] = -1
+			losers = append(losers, names[i])
+		case played[i]-points[i] < 0.001:
+			bound[i] = 1
+			winners = append(winners, names[i])
+		}
+	}
+	return bound, winners, losers
+}
+
+// boundedResult is the fit of every player from sub, the fit of those
+// without a bound: their ratings and covariance as sub has them.
+func boundedResult(names []string, index map[string]int, bound []int, sub *FitResult) *FitResult {
+	n := len(names)
 	res := &FitResult{
 		Model:          Ordo,
 		Players:        names,
@@ -106,8 +133,14 @@ func fitOrdoBounds(names []string, cells []cell, opt Options) (*FitResult, error
 		}
 	}
 	res.cov = cov
+	return res
+}
 
-	// The players left out, against their fitted opponents.
+// rateBounded rates the players left out, against their fitted
+// opponents: the rating at which their record has even odds. It reports
+// false when one of them met only players who were left out too.
+func (res *FitResult) rateBounded(cells []cell) bool {
+	n, bound := len(res.Players), res.Bound
 	type opponent struct{ rating, games float64 }
 	against := make([][]opponent, n)
 	for _, c := range cells {
@@ -125,7 +158,7 @@ func fitOrdoBounds(names []string, cells []cell, opt Options) (*FitResult, error
 			continue
 		}
 		if len(against[i]) == 0 {
-			return nil, nil // met only players who also won or lost every game
+			return false
 		}
 		ops := against[i]
 		res.Ratings[i] = ordoEvenOdds(bound[i] > 0, func(x float64) float64 {
@@ -142,17 +175,7 @@ func fitOrdoBounds(names []string, cells []cell, opt Options) (*FitResult, error
 			return lp
 		}, ops[0].rating)
 	}
-	var parts []string
-	if len(winners) > 0 {
-		parts = append(parts, strings.Join(winners, ", ")+" won every game")
-	}
-	if len(losers) > 0 {
-		parts = append(parts, strings.Join(losers, ", ")+" lost every game")
-	}
-	res.Notes = append(res.Notes, fmt.Sprintf(
-		"%s; as ordo does, the fit leaves them out and shows the rating at which that record has even odds, a bound (> at least, < at most) without an interval",
-		strings.Join(parts, " and ")))
-	return res, nil
+	return true
 }
 
 // ordoEvenOdds returns the rating x at which logP(x), the log-probability
