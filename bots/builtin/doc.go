@@ -1,7 +1,7 @@
 // Package builtin implements the arena's built-in bots for Cheversi and
 // American checkers, both as in-process players and as protocol bots.
 //
-// There are four bots, from weakest to strongest:
+// There are five bots, from weakest to strongest:
 //
 //   - random plays a uniformly random legal move, from a seeded generator;
 //   - greedy plays the move with the best immediate result: in Cheversi
@@ -40,6 +40,12 @@
 //     a moment (it solves them). Two experts with different seeds break ties
 //     between equally scored moves differently, in both games. In checkers
 //     it searches as alphabeta.
+//   - perfect plays Cheversi only, by the exact solver of
+//     arena/cheversi/solve: from the proofs shipped with the solver where
+//     they hold the position, by solving it from PerfectExactPly on (and
+//     earlier within half its time), and as expert where neither answers.
+//     It keeps a won or drawn position won or drawn; in a lost one it plays
+//     expert's move.
 //
 // Under a Cheversi komi (cheversi.Options.Komi) expert plays for the
 // result the komi gives: its proved results and its evaluation count the
