@@ -347,7 +347,7 @@ func (r *Reader) start(line int) {
 // the line; r.cur then holds the rest (nil when the line is used up).
 func (r *Reader) scanLine() (done bool, err error) {
 	s, line := r.cur, r.curLine
-	i := 0
+	i, more := r.resume(s)
 	defer func() {
 		if done && i < len(s) {
 			r.cur, r.curCol0 = s[i:], false
@@ -355,21 +355,7 @@ func (r *Reader) scanLine() (done bool, err error) {
 			r.cur = nil
 		}
 	}()
-	if r.restSkip {
-		if !r.curCol0 {
-			return false, nil // the line continues a comment
-		}
-		r.restSkip = false
-	}
-	if r.commentL > 0 {
-		j := bytes.IndexByte(s, '}')
-		if j < 0 {
-			return false, nil
-		}
-		r.commentL = 0
-		i = j + 1
-	}
-	for i < len(s) {
+	for more && i < len(s) {
 		c := s[i]
 		switch class[c] {
 		case clsBlank:
@@ -394,9 +380,7 @@ func (r *Reader) scanLine() (done bool, err error) {
 			r.depth++
 			i++
 		case c == ')':
-			if r.depth > 0 {
-				r.depth--
-			}
+			r.depth = max(r.depth-1, 0)
 			i++
 		case c == '[' && (r.depth == 0 || (i == 0 && r.curCol0)):
 			// A tag pair; one at the start of a line also ends a
@@ -406,37 +390,72 @@ func (r *Reader) scanLine() (done bool, err error) {
 				// current one lacked its termination token.
 				return true, nil
 			}
-			r.depth = 0
-			r.start(line)
-			if len(r.tagPos) >= maxTags {
-				return false, r.syntax(line, "more than %d tags in one game", maxTags)
-			}
-			n, err := r.readTag(s[i+1:], line)
+			n, err := r.tag(s[i+1:], line)
 			if err != nil {
 				return false, err
 			}
 			i += 1 + n
 		default:
-			j := i + 1
-			for j < len(s) && class[s[j]] == clsWord {
-				j++
-			}
-			if j < len(s) && class[s[j]] == clsCtrl {
-				return false, r.syntax(line, "byte 0x%02x: not PGN/PDN text", s[j])
-			}
-			word := s[i:j]
-			i = j
-			r.start(line)
-			r.inMoves = true
-			if r.depth == 0 {
-				if _, ok := parseResult(word); ok {
-					r.token = word
-					return true, nil
-				}
+			if i, done, err = r.word(s, i, line); done || err != nil {
+				return done, err
 			}
 		}
 	}
 	return false, nil
+}
+
+// resume returns where in s, r.cur, the scan of tokens starts: after the
+// end of a comment that an earlier line opened. more is false when the
+// whole line is skipped (in the comment, or after a ';' or an escape).
+func (r *Reader) resume(s []byte) (i int, more bool) {
+	if r.restSkip {
+		if !r.curCol0 {
+			return 0, false // the line continues a comment
+		}
+		r.restSkip = false
+	}
+	if r.commentL > 0 {
+		j := bytes.IndexByte(s, '}')
+		if j < 0 {
+			return 0, false
+		}
+		r.commentL = 0
+		i = j + 1
+	}
+	return i, true
+}
+
+// tag starts a record with a tag pair, the one after the '[' in s, and
+// returns the bytes it used.
+func (r *Reader) tag(s []byte, line int) (int, error) {
+	r.depth = 0
+	r.start(line)
+	if len(r.tagPos) >= maxTags {
+		return 0, r.syntax(line, "more than %d tags in one game", maxTags)
+	}
+	return r.readTag(s, line)
+}
+
+// word reads the word of move text at s[i:] and returns where it ends;
+// done is true when it is the record's termination token.
+func (r *Reader) word(s []byte, i, line int) (end int, done bool, err error) {
+	j := i + 1
+	for j < len(s) && class[s[j]] == clsWord {
+		j++
+	}
+	if j < len(s) && class[s[j]] == clsCtrl {
+		return j, false, r.syntax(line, "byte 0x%02x: not PGN/PDN text", s[j])
+	}
+	word := s[i:j]
+	r.start(line)
+	r.inMoves = true
+	if r.depth == 0 {
+		if _, ok := parseResult(word); ok {
+			r.token = word
+			return j, true, nil
+		}
+	}
+	return j, false, nil
 }
 
 // readTag reads a tag pair after its '[': a name, a quoted value with \"
