@@ -50,8 +50,9 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 func main() {
-	// Bots run under a supervisor, this same executable: so that none
-	// outlives the arena, whatever it starts.
+	// This same executable sets up the processes of bots with limits or
+	// a sandbox, and supervises bots where the kernel gives them no PID
+	// namespace: so that none outlives the arena, whatever it starts.
 	engine.Supervise()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

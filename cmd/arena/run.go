@@ -76,9 +76,10 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 
 	// main cancels ctx on the first SIGINT/SIGTERM; the second one kills
-	// every bot's process group and exits at once (the bots' supervisors,
-	// told by their parent-death signal, kill whatever else the bots
-	// started), so none survives the hard exit.
+	// every bot's process group and exits at once (the kernel ends what
+	// the bots started with the first process of their PID namespaces,
+	// or their supervisors, told by their parent-death signal, kill it),
+	// so none survives the hard exit.
 	stop := hardExitOnSecondSignal(stderr)
 	defer stop()
 
