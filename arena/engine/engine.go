@@ -46,6 +46,9 @@ const (
 	// error: a dying bot's exit reaches the arena through its supervisor,
 	// which a busy machine may take a while to schedule.
 	exitStatusWait = time.Second
+	// lastWordsWait bounds the wait for the end of a dead bot's stderr,
+	// whose last line its error quotes.
+	lastWordsWait = 100 * time.Millisecond
 	// quitWriteTimeout bounds writing quit in Close.
 	quitWriteTimeout = 100 * time.Millisecond
 	// reapTimeout bounds the wait for the kernel to report a killed bot.
@@ -794,6 +797,13 @@ func (e *Engine) closedErr(op string) error {
 // protocol violation of a bot that reached a limit of its Policy is a
 // KindLimit that names the limit.
 func (e *Engine) fail(kind Kind, op string, err error) error {
+	switch kind {
+	case KindCrash, KindTimeout, KindProtocol, KindHandshake, KindLimit:
+		if e.proc.hasExited() {
+			// The bot's last words on stderr may still be on their way.
+			waitFor(e.proc.stderrDone, lastWordsWait)
+		}
+	}
 	switch kind {
 	case KindCrash, KindTimeout, KindProtocol:
 		if limit := e.proc.limitReached(); limit != "" {

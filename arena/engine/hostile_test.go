@@ -318,8 +318,10 @@ func TestSandboxedBotPlays(t *testing.T) {
 	}
 	checkNoLeaks(t)
 	spec := botSpec(t, modeGood)
+	// Without cgroups memory is the address space, of which a Go program
+	// reserves more than a gigabyte.
 	spec.Policy = sandbox.Policy{Isolate: true, Optional: true, Limits: sandbox.Limits{
-		Memory: 256 << 20, Processes: 64, OpenFiles: 64, FileSize: 1 << 20, CPUTime: 10 * time.Second}}
+		Memory: 8 << 30, Processes: 256, OpenFiles: 64, FileSize: 1 << 20, CPUTime: 10 * time.Second}}
 	e := mustStart(t, spec)
 	for range 2 {
 		if err := e.NewGame(t.Context(), NewGame{Rules: cheversiRules}); err != nil {

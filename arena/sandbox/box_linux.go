@@ -105,7 +105,7 @@ func (b *Box) Wrap(cmd *exec.Cmd, path string, direct bool) error {
 				attr.Cloneflags |= syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
 			}
 		}
-		addUserNamespace(attr)
+		addUserNamespace(attr, attr.Cloneflags&syscall.CLONE_NEWNS != 0)
 	}
 	if !b.exec {
 		return nil

@@ -73,19 +73,25 @@ func tryClone(flags uintptr) bool {
 	}
 	cmd := exec.Command(path)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: flags}
-	addUserNamespace(cmd.SysProcAttr)
+	addUserNamespace(cmd.SysProcAttr, flags&syscall.CLONE_NEWNS != 0)
 	return cmd.Run() == nil
 }
 
 // addUserNamespace adds a user namespace to attr when the arena is not
-// root, mapping the arena's user and group to themselves.
-func addUserNamespace(attr *syscall.SysProcAttr) {
+// root, mapping the arena's user and group to themselves, or to root in
+// the namespace when the process must mount (a process keeps its
+// capabilities in its user namespace across exec only as root there).
+func addUserNamespace(attr *syscall.SysProcAttr, asRoot bool) {
 	if os.Geteuid() == 0 {
 		return
 	}
+	uid, gid := os.Geteuid(), os.Getegid()
+	if asRoot {
+		uid, gid = 0, 0
+	}
 	attr.Cloneflags |= syscall.CLONE_NEWUSER
-	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
-	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: os.Geteuid(), Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: os.Getegid(), Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
 }
 
