@@ -237,13 +237,12 @@ func runTestBot(kind string) int {
 					send(protocol.Move{Move: strings.Repeat("Z", 60<<10)})
 					continue
 				case "hog": // allocates until it dies
-					var keep [][]byte
 					for {
 						b := make([]byte, 8<<20)
 						for i := 0; i < len(b); i += 4096 {
 							b[i] = 1
 						}
-						keep = append(keep, b)
+						hogged = append(hogged, b)
 					}
 				case "badnotation":
 					send(protocol.Move{Move: "Z@z9"})
@@ -280,6 +279,9 @@ func runTestBot(kind string) int {
 		}
 	}
 }
+
+// hogged keeps what the "hog" bot allocates.
+var hogged [][]byte
 
 func equalPrefix(prefix, s []string) bool {
 	for i := range prefix {
