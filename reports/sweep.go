@@ -228,6 +228,20 @@ func WriteSweepMarkdown(w io.Writer, s *sweep.Status) error {
 	return ew.err
 }
 
+// WriteSweepMarkdownTables writes the race's table and the design
+// metrics' as Markdown tables alone, without titles, legends or notes, for
+// documents that explain them once for several sweeps.
+func WriteSweepMarkdownTables(w io.Writer, s *sweep.Status) error {
+	ew := &errWriter{w: w}
+	race := sweepTable(s)
+	race.Legend = nil
+	mdTable(ew, race, 3)
+	design := designTable(sweepDesignRows(s))
+	design.Legend = nil
+	mdTable(ew, design, 1)
+	return ew.err
+}
+
 // WriteSweepCSV writes one row per variant with a header row: fractions as
 // percentages with two decimals, differences in percentage points.
 func WriteSweepCSV(w io.Writer, s *sweep.Status) error {

@@ -84,6 +84,19 @@ func WriteSweepHTML(w io.Writer, s *sweep.Status) error {
 	return ew.err
 }
 
+// WriteSweepSVG writes the chart of sweep.html alone, as an SVG document:
+// every variant's first-mover score against the target with its interval
+// and the tolerance band, beside the openings it played and where it
+// stopped.
+func WriteSweepSVG(w io.Writer, s *sweep.Status) error {
+	ew := &errWriter{w: w}
+	if err := sweepTemplate.ExecuteTemplate(ew, "chart", sweepChartOf(s)); err != nil {
+		return err
+	}
+	fmt.Fprintln(ew)
+	return ew.err
+}
+
 // sweepChartOf lays out the chart.
 func sweepChartOf(s *sweep.Status) *sweepChart {
 	tau, delta := s.Race.Target, s.Race.Precision

@@ -191,3 +191,20 @@ func TestSweepHTMLInChromium(t *testing.T) {
 	}
 	browsertest.Screenshot(t, ctx, "sweep", 1300)
 }
+
+func TestSweepTablesAndSVG(t *testing.T) {
+	s := testSweep(t)
+	var b bytes.Buffer
+	if err := WriteSweepMarkdownTables(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sweep-tables.md.golden", b.Bytes())
+	b.Reset()
+	if err := WriteSweepSVG(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sweep.svg.golden", b.Bytes())
+	if !strings.HasPrefix(b.String(), "<svg ") || strings.Count(b.String(), `class="variant"`) != 6 {
+		t.Errorf("the chart alone is not an SVG document with 6 variants:\n%.300s", b.String())
+	}
+}

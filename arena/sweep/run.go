@@ -87,6 +87,7 @@ type arm struct {
 	forfeits int
 	fed      int // games given to the race
 	bad      error
+	summary  *metrics.Summary // the metrics, when recorded rather than tallied (Replay)
 }
 
 // sweep is the state of one Run.
@@ -121,39 +122,8 @@ func prepare(ctx context.Context, c *Config, opts Options) (*sweep, error) {
 	if opts.Poll <= 0 {
 		opts.Poll = 5 * time.Second
 	}
-	s := &sweep{c: c, opts: opts, out: c.Output()}
-	list, err := c.sharedOpenings(ctx)
+	s, err := plan(ctx, c, opts, !opts.ReportOnly)
 	if err != nil {
-		return nil, err
-	}
-	if c.MinOpenings > len(list) {
-		return nil, c.Base.KeyError([]string{"sweep", "min_openings"}, fmt.Errorf("%d is more than the %d openings a variant plays", c.MinOpenings, len(list)))
-	}
-	s.list = list
-	var file string
-	if c.Base.Openings.Plies > 0 && c.Base.Openings.After == 0 {
-		if opts.ReportOnly {
-			file = filepath.Join(s.out, OpeningsFile)
-		} else if file, err = writeOpenings(s.out, list); err != nil {
-			return nil, err
-		}
-		if file, err = filepath.Abs(file); err != nil {
-			return nil, err
-		}
-	}
-	var groups []int
-	for g, nodes := range c.Strengths() {
-		for _, v := range c.Variants {
-			a, err := c.newArm(ctx, len(s.arms), v, g, nodes, file, s.out)
-			if err != nil {
-				return nil, err
-			}
-			s.arms = append(s.arms, a)
-			groups = append(groups, g)
-		}
-	}
-	if s.race, err = race.New(race.Config{Arms: len(s.arms), Target: c.Target, Precision: c.Precision, Alpha: c.Alpha,
-		MaxOpenings: len(list), MinOpenings: c.MinOpenings, Groups: groups, Stops: c.Stops}); err != nil {
 		return nil, err
 	}
 	for _, a := range s.arms {
@@ -167,9 +137,53 @@ func prepare(ctx context.Context, c *Config, opts Options) (*sweep, error) {
 	return s, nil
 }
 
+// plan draws the openings and builds every arm's tournament and the race;
+// with write it stores the drawn openings in the output directory, which
+// the arms' configurations name.
+func plan(ctx context.Context, c *Config, opts Options, write bool) (*sweep, error) {
+	s := &sweep{c: c, opts: opts, out: c.Output()}
+	list, err := c.sharedOpenings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c.MinOpenings > len(list) {
+		return nil, c.Base.KeyError([]string{"sweep", "min_openings"}, fmt.Errorf("%d is more than the %d openings a variant plays", c.MinOpenings, len(list)))
+	}
+	s.list = list
+	var file string
+	if c.Base.Openings.Plies > 0 && c.Base.Openings.After == 0 {
+		file = filepath.Join(s.out, OpeningsFile)
+		if write {
+			if file, err = writeOpenings(s.out, list); err != nil {
+				return nil, err
+			}
+		}
+		if file, err = filepath.Abs(file); err != nil {
+			return nil, err
+		}
+	}
+	var groups []int
+	for g, nodes := range c.Strengths() {
+		for _, v := range c.Variants {
+			a, err := c.newArm(len(s.arms), v, g, nodes, file, s.out, list)
+			if err != nil {
+				return nil, err
+			}
+			s.arms = append(s.arms, a)
+			groups = append(groups, g)
+		}
+	}
+	if s.race, err = race.New(race.Config{Arms: len(s.arms), Target: c.Target, Precision: c.Precision, Alpha: c.Alpha,
+		MaxOpenings: len(list), MinOpenings: c.MinOpenings, Groups: groups, Stops: c.Stops}); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // newArm builds the tournament of variant v at strength group g (nodes per
-// move, 0 for the base's limits).
-func (c *Config) newArm(ctx context.Context, index int, v []game.Setting, g int, nodes int64, openingsFile, out string) (*arm, error) {
+// move, 0 for the base's limits) on the shared openings list, stored in
+// openingsFile when they are drawn.
+func (c *Config) newArm(index int, v []game.Setting, g int, nodes int64, openingsFile, out string, list []openings.Opening) (*arm, error) {
 	name := VariantName(v)
 	strength := c.strengthLabel(nodes)
 	dir := filepath.Join(out, ArmsDir, config.SafeFileName(strength), config.SafeFileName(name))
@@ -194,19 +208,59 @@ func (c *Config) newArm(ctx context.Context, index int, v []game.Setting, g int,
 	}
 	a := &arm{index: index, variant: v, name: name, strength: strength, group: g, cfg: cfg, dir: dir,
 		points: map[int]float64{}, forfeit: map[int]bool{}, pending: map[int]metrics.Game{}, next: 1}
-	if openingsFile == "" || fileExists(openingsFile) {
-		list, err := config.LoadOpenings(ctx, cfg)
-		if err != nil {
-			return nil, fmt.Errorf("variant %s, %s: %w", name, strength, err)
-		}
-		sched, err := tournament.Schedule(cfg, list)
-		if err != nil {
-			return nil, fmt.Errorf("variant %s, %s: %w", name, strength, err)
-		}
-		a.manifest = tournament.NewManifest(cfg, sched)
-		a.key = armKey(a.manifest)
+	// The arm's tournament plays the shared list (read from the file the
+	// list was written to, or drawn again from the same seed).
+	sched, err := tournament.Schedule(cfg, list)
+	if err != nil {
+		return nil, fmt.Errorf("variant %s, %s: %w", name, strength, err)
 	}
+	a.manifest = tournament.NewManifest(cfg, sched)
+	a.key = armKey(a.manifest)
 	return a, nil
+}
+
+// Recorded is one variant's games as a record of a sweep keeps them: the
+// first mover's points on each opening, in order, the openings a forfeit
+// decided (from 1), and the design metrics of the games.
+type Recorded struct {
+	Points   []float64
+	Forfeits []int
+	Metrics  metrics.Summary
+}
+
+// Replay runs the race of c again on recorded games, one Recorded per
+// variant and strength in the order of Status.Variants, without playing
+// or reading any game: the status the sweep reached with those games.
+// Variants that recorded more openings than the race gives them are
+// refused, and so are variants that stop short of where the race stops
+// them while other variants go on.
+func Replay(ctx context.Context, c *Config, recorded []Recorded) (*Status, error) {
+	s, err := plan(ctx, c, Options{ReportOnly: true}, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(recorded) != len(s.arms) {
+		return nil, fmt.Errorf("%d recorded variants for the %d of the sweep", len(recorded), len(s.arms))
+	}
+	for i, a := range s.arms {
+		for k, p := range recorded[i].Points {
+			a.points[k+1] = p
+		}
+		for _, id := range recorded[i].Forfeits {
+			a.forfeit[id] = true
+		}
+		m := recorded[i].Metrics
+		a.summary = &m
+	}
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	for i, a := range s.arms {
+		if n := len(recorded[i].Points); n != a.fed {
+			return nil, fmt.Errorf("variant %s, %s: %d openings recorded, the race took %d", a.name, a.strength, n, a.fed)
+		}
+	}
+	return s.status(), nil
 }
 
 // strengthLabel names a strength: "10000 nodes", or the base's limits.
@@ -218,11 +272,6 @@ func (c *Config) strengthLabel(nodes int64) string {
 		return strconv.FormatInt(c.Base.Time.Nodes, 10) + " nodes"
 	}
 	return c.Base.Time.String()
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // armKey digests what decides an arm's games: its schedule's fingerprint
@@ -355,8 +404,10 @@ func (s *sweep) feed(a *arm, until int) error {
 		if a.forfeit[id] {
 			a.forfeits++
 		}
-		a.tally.Add(a.pending[id])
-		delete(a.pending, id)
+		if g, ok := a.pending[id]; ok {
+			a.tally.Add(g)
+			delete(a.pending, id)
+		}
 		a.fed = id
 	}
 	return nil
@@ -506,6 +557,9 @@ func (p *armProgress) Notice(msg string) {
 func (s *sweep) variant(a *arm) Variant {
 	v := Variant{Name: a.name, Switches: a.variant, Strength: a.strength, Group: a.group, Dir: a.dir, Key: a.key,
 		Arm: s.race.Arm(a.index), Counts: a.counts, Forfeits: a.forfeits, Metrics: a.tally.Summary()}
+	if a.summary != nil {
+		v.Metrics = *a.summary
+	}
 	for _, b := range s.arms {
 		if b.group == a.group {
 			if b != a {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-games/arena/arena/config"
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/sweep"
 )
@@ -136,8 +138,8 @@ func armGames(out string) int {
 func TestSweepKillAndResume(t *testing.T) {
 	ref := sweepReference(t)
 	out := filepath.Join(t.TempDir(), "killed")
-	config := sweepConfig(t, out, sweepOpenings())
-	cmd := arenaCommand(t, "sweep", "--quiet", config)
+	path := sweepConfig(t, out, sweepOpenings())
+	cmd := arenaCommand(t, "sweep", "--quiet", path)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -156,12 +158,42 @@ func TestSweepKillAndResume(t *testing.T) {
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	cmd.Wait()
 	killedAt := armGames(out)
-	code, _, errText := runArena(t, "sweep", "--quiet", config)
+	code, _, errText := runArena(t, "sweep", "--quiet", path)
 	if code != 0 {
 		t.Fatalf("resumed sweep: exit %d\n%s", code, errText)
 	}
 	t.Logf("killed after %d games, resumed to the end", killedAt)
-	sameRace(t, "killed and resumed", readStatus(t, out), ref)
+	got := readStatus(t, out)
+	sameRace(t, "killed and resumed", got, ref)
+
+	// The race replayed from the games' results alone is the same.
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sweep.FromConfig(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded []sweep.Recorded
+	for _, v := range got.Variants {
+		recs, err := journal.Read(filepath.Join(v.Dir, journal.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		points := make([]float64, v.Arm.Openings)
+		for _, r := range recs {
+			if r.ID <= v.Arm.Openings {
+				points[r.ID-1] = map[string]float64{"1-0": 1, "1/2-1/2": 0.5, "0-1": 0}[r.Result] // White moves first
+			}
+		}
+		recorded = append(recorded, sweep.Recorded{Points: points, Metrics: v.Metrics})
+	}
+	replayed, err := sweep.Replay(context.Background(), sc, recorded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRace(t, "replayed from the results", replayed, ref)
 }
 
 // TestSweepShards plays the sweep in two slices at once, sharing the
