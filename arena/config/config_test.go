@@ -163,7 +163,7 @@ func TestParseErrors(t *testing.T) {
 		{"command and builtin", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\ncommand = \"sh\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
 			[]string{"t.toml:6: bots[0].command: give either builtin or command"}},
 		{"unknown builtin", "[game]\nname = \"cheversi\"\n" + strings.Replace(twoBots, `"random"`, `"minimax"`, 1),
-			[]string{`t.toml:10: bots[1].builtin: unknown built-in bot "minimax" (want random, greedy, alphabeta, expert, human)`}},
+			[]string{`t.toml:10: bots[1].builtin: unknown built-in bot "minimax" (want random, greedy, alphabeta, expert, perfect, human)`}},
 		{"one bot", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n",
 			[]string{"bots: a tournament needs at least two bots"}},
 		{"no game", twoBots, []string{"game.name: missing"}},
