@@ -195,7 +195,7 @@ func verdict(p *cheversi.Position, v solve.Value) string {
 
 func solvePosition(ctx context.Context, out io.Writer, rules *cheversi.Rules, p *cheversi.Position, mem int64, f solveFlags) error {
 	s := solve.NewSolver(solve.SolverOptions{TableBytes: mem})
-	fmt.Fprintf(out, "position  %s (%s)\n", p.Text(), rules.Preset())
+	fmt.Fprintf(out, "position  %s (%s)\n", p.Text(), rulesName(rules, f.sets))
 	start := time.Now()
 	r, err := s.Solve(ctx, p)
 	if err != nil {
@@ -534,4 +534,14 @@ func solveStatus(out io.Writer, rules *cheversi.Rules, root *cheversi.Position, 
 		fmt.Fprintf(out, "  %-6s %s\n", m.Move, v)
 	}
 	return nil
+}
+
+// rulesName names a rule set as the command line gave it: the preset and
+// the switches changed.
+func rulesName(rules *cheversi.Rules, sets settingsFlag) string {
+	name := rules.Preset()
+	for _, kv := range sets {
+		name += ", " + kv.Key + " " + kv.Value
+	}
+	return name
 }

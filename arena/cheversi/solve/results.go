@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/arena-games/arena/arena/cheversi"
 )
@@ -67,13 +68,25 @@ type Results struct {
 // rule set.
 var ErrRulesMismatch = errors.New("results are for another rule set")
 
+// ErrResultsLocked is returned by OpenResults when another process has the
+// results file open for appending.
+var ErrResultsLocked = errors.New("results file is in use by another solve")
+
 // OpenResults reads the results file at path (creating it when it does not
-// exist) and opens it for appending.
+// exist) and opens it for appending, holding a lock on it so that no other
+// solve appends to it at the same time.
 func OpenResults(path string, rules *cheversi.Rules) (*Results, error) {
 	r := &Results{rules: rules, path: path, entries: map[uint64]Entry{}}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s: %w", path, ErrResultsLocked)
+		}
+		return nil, fmt.Errorf("%s: lock: %w", path, err)
 	}
 	if err := r.read(f, path, true); err != nil {
 		f.Close()
