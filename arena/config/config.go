@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,9 +132,91 @@ type GameConfig struct {
 
 // FormatConfig is the pairing scheme.
 type FormatConfig struct {
-	Kind    string   `toml:"kind"`    // RoundRobin (default) or Gauntlet
-	Rounds  int      `toml:"rounds"`  // default 1; a round plays every opening of every pairing twice
+	// Kind is schedule.RoundRobin (default), schedule.Gauntlet,
+	// schedule.Swiss or schedule.Knockout.
+	Kind string `toml:"kind"`
+	// Rounds: for a round-robin or gauntlet, default 1, a round plays
+	// every opening of every pairing twice; for a Swiss, the number of
+	// rounds, by default the fewest that can leave one bot with every
+	// pairing won (⌈log₂ bots⌉). A knockout's rounds follow from its bots.
+	Rounds  int      `toml:"rounds"`
 	Players []string `toml:"players"` // Gauntlet: the bots that play every other bot
+	// Bye is what a Swiss bye scores, in points of the pair of games it
+	// stands for (0 to 2 in half points; DefaultBye).
+	Bye *float64 `toml:"bye"`
+	// Games is the number of games of a knockout match before any
+	// tiebreak: colour-reversed pairs, so even (DefaultMatchGames).
+	Games int `toml:"games"`
+	// TiebreakPairs is the most colour-reversed pairs a tied knockout
+	// match adds, one at a time, until one is won (DefaultTiebreakPairs;
+	// 0 for none).
+	TiebreakPairs *int `toml:"tiebreak_pairs"`
+	// Decider settles a knockout match still tied after its tiebreak
+	// pairs: schedule.DeciderArmageddon (default) or schedule.DeciderSeed.
+	Decider string `toml:"decider"`
+	// Seeding orders a Swiss's or knockout's bots: SeedingOrder (default,
+	// the order of the bots) or SeedingRating (by each bot's rating key,
+	// highest first).
+	Seeding string `toml:"seeding"`
+}
+
+// Seedings of a Swiss or knockout.
+const (
+	SeedingOrder  = "order"
+	SeedingRating = "rating"
+)
+
+// Defaults of the Swiss and knockout keys.
+const (
+	DefaultBye           = 1.0 // a bye scores as a drawn pair of games
+	DefaultMatchGames    = 2
+	DefaultTiebreakPairs = 2
+)
+
+// Seeds returns the bots of a Swiss or knockout in seed order: as listed,
+// or by rating (highest first, ties as listed).
+func (c *Config) Seeds() []string {
+	if c.Format.Seeding != SeedingRating {
+		return c.BotNames()
+	}
+	bots := slices.Clone(c.Bots)
+	slices.SortStableFunc(bots, func(a, b BotConfig) int { return cmpRating(b.Rating, a.Rating) })
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		names[i] = b.Name
+	}
+	return names
+}
+
+func cmpRating(a, b *float64) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	case *a < *b:
+		return -1
+	case *a > *b:
+		return 1
+	}
+	return 0
+}
+
+// Plan returns the plan of a Swiss or knockout configuration (see
+// schedule.NewRounds).
+func (c *Config) Plan() schedule.Plan {
+	f := c.Format
+	p := schedule.Plan{Kind: f.Kind, Seeds: c.Seeds(), FirstMover: c.Rules.FirstMover().String()}
+	switch f.Kind {
+	case schedule.Swiss:
+		p.Rounds = f.Rounds
+		p.ByeHalfPoints = int(math.Round(2 * *f.Bye))
+	case schedule.Knockout:
+		p.Games, p.TiebreakPairs, p.Decider = f.Games, *f.TiebreakPairs, f.Decider
+	}
+	return p
 }
 
 // OpeningsConfig selects the openings. With File set, openings come from
@@ -274,6 +358,8 @@ type BotConfig struct {
 	Transcript bool `toml:"transcript"`
 	// Limits overrides the tournament's [limits], key by key.
 	Limits *Limits `toml:"limits"`
+	// Rating seeds the bot in a Swiss or knockout with seeding = "rating".
+	Rating *float64 `toml:"rating"`
 }
 
 // Error is a problem with a configuration, located by key and line,
@@ -638,10 +724,11 @@ func (c *Config) validateFormat(md toml.MetaData) []error {
 	switch c.Format.Kind {
 	case "":
 		c.Format.Kind = schedule.RoundRobin
-	case schedule.RoundRobin, schedule.Gauntlet:
+	case schedule.RoundRobin, schedule.Gauntlet, schedule.Swiss, schedule.Knockout:
 	default:
-		e.add([]string{"format", "kind"}, "unknown format %q (want %q or %q)", c.Format.Kind, schedule.RoundRobin, schedule.Gauntlet)
+		e.add([]string{"format", "kind"}, "unknown format %q (want %q, %q, %q or %q)", c.Format.Kind, schedule.RoundRobin, schedule.Gauntlet, schedule.Swiss, schedule.Knockout)
 	}
+	e.errs = append(e.errs, c.validateRounds(md)...)
 	if md.IsDefined("format", "rounds") && c.Format.Rounds < 1 {
 		e.add([]string{"format", "rounds"}, "must be at least 1, got %d", c.Format.Rounds)
 	}
@@ -650,9 +737,87 @@ func (c *Config) validateFormat(md toml.MetaData) []error {
 	}
 	if c.Format.Rounds == 0 {
 		c.Format.Rounds = DefaultRounds
+		if c.Format.Kind == schedule.Swiss {
+			c.Format.Rounds = max(1, bits.Len(uint(len(c.Bots)-1)))
+		}
 	}
 	return e.errs
 }
+
+// validateRounds checks the keys of the Swiss and knockout formats, which
+// no other format takes, and sets their defaults.
+func (c *Config) validateRounds(md toml.MetaData) []error {
+	e := keyErrors{c: c}
+	f := &c.Format
+	only := func(key, kind string) {
+		if md.IsDefined("format", key) && f.Kind != kind {
+			e.add([]string{"format", key}, "only a %q format takes %s", kind, key)
+		}
+	}
+	only("bye", schedule.Swiss)
+	for _, k := range []string{"games", "tiebreak_pairs", "decider"} {
+		only(k, schedule.Knockout)
+	}
+	if md.IsDefined("format", "seeding") && !schedule.Progressive(f.Kind) {
+		e.add([]string{"format", "seeding"}, "only a %q or %q format takes seeding", schedule.Swiss, schedule.Knockout)
+	}
+	if !schedule.Progressive(f.Kind) {
+		return e.errs
+	}
+	if f.Bye == nil {
+		f.Bye = ptr(DefaultBye)
+	}
+	if b := *f.Bye; b < 0 || b > 2 || b*2 != math.Trunc(b*2) {
+		e.add([]string{"format", "bye"}, "a bye scores 0, 0.5, 1, 1.5 or 2 points (of the pair of games it stands for), got %v", b)
+	}
+	if f.Kind == schedule.Knockout {
+		if md.IsDefined("format", "rounds") {
+			e.add([]string{"format", "rounds"}, "a knockout's rounds follow from its bots; set games, the games of each match")
+		}
+		if f.Games == 0 && !md.IsDefined("format", "games") {
+			f.Games = DefaultMatchGames
+		}
+		if f.Games < 2 || f.Games%2 != 0 {
+			e.add([]string{"format", "games"}, "a match plays colour-reversed pairs of games: want an even number, at least 2, got %d", f.Games)
+		}
+		if f.TiebreakPairs == nil {
+			f.TiebreakPairs = ptr(DefaultTiebreakPairs)
+		}
+		if *f.TiebreakPairs < 0 {
+			e.add([]string{"format", "tiebreak_pairs"}, "must not be negative, got %d", *f.TiebreakPairs)
+		}
+		switch f.Decider {
+		case "":
+			f.Decider = schedule.DeciderArmageddon
+		case schedule.DeciderArmageddon, schedule.DeciderSeed:
+		default:
+			e.add([]string{"format", "decider"}, "unknown decider %q (want %q: one game, the higher seed moving first and a draw sending the other through; or %q: the higher seed goes through)",
+				f.Decider, schedule.DeciderArmageddon, schedule.DeciderSeed)
+		}
+	}
+	switch f.Seeding {
+	case "":
+		f.Seeding = SeedingOrder
+	case SeedingOrder:
+	case SeedingRating:
+		for i, b := range c.Bots {
+			if b.Rating == nil {
+				e.add([]string{"bots", strconv.Itoa(i)}, "seeding = %q needs a rating for every bot; bot %q has none", SeedingRating, b.Name)
+			}
+		}
+	default:
+		e.add([]string{"format", "seeding"}, "unknown seeding %q (want %q, the order of the bots, or %q, by each bot's rating)", f.Seeding, SeedingOrder, SeedingRating)
+	}
+	if c.Openings.Once {
+		e.add([]string{"openings", "once"}, "a %s plays every pairing as a colour-reversed pair of games", f.Kind)
+	}
+	if c.SPRT != nil {
+		e.add([]string{"sprt"}, "a sequential test stops a match of two bots; a %s has no such match", f.Kind)
+	}
+	return e.errs
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // validatePlayers checks a gauntlet's players.
 func (c *Config) validatePlayers() []error {

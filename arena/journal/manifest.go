@@ -59,7 +59,11 @@ type Manifest struct {
 	Players []string        `json:"players,omitempty"`
 	// Once is set when every opening of every pairing is played once
 	// (schedule.NewOnce) rather than twice.
-	Once     bool               `json:"once,omitempty"`
+	Once bool `json:"once,omitempty"`
+	// Plan lays out a Swiss or knockout (schedule.NewRounds); nil for the
+	// other formats. Games is then the number of games expected (see
+	// schedule.Rounds.Expected), set to those played once it finishes.
+	Plan     *schedule.Plan     `json:"plan,omitempty"`
 	Openings []openings.Opening `json:"openings"`
 	// SPRT is the sequential test that may stop the match early, nil
 	// without one. It is not part of the schedule: a run with another
@@ -160,6 +164,14 @@ func (m *Manifest) Compatible(other *Manifest) error {
 		return diff("the list of gauntlet players", strings.Join(m.Players, ", "), strings.Join(other.Players, ", "))
 	case len(m.Openings) != len(other.Openings):
 		return diff("the number of openings", len(m.Openings), len(other.Openings))
+	case (m.Plan == nil) != (other.Plan == nil):
+		return diff("the format", m.Format, other.Format)
+	case m.Plan != nil && !slices.Equal(m.Plan.Seeds, other.Plan.Seeds):
+		return diff("the seeding", strings.Join(m.Plan.Seeds, ", "), strings.Join(other.Plan.Seeds, ", "))
+	case m.Plan != nil && (m.Plan.Games != other.Plan.Games || m.Plan.TiebreakPairs != other.Plan.TiebreakPairs || m.Plan.Decider != other.Plan.Decider):
+		return diff("the knockout's matches", planMatches(m.Plan), planMatches(other.Plan))
+	case m.Plan != nil && m.Plan.ByeHalfPoints != other.Plan.ByeHalfPoints:
+		return diff("the points of a bye", float64(m.Plan.ByeHalfPoints)/2, float64(other.Plan.ByeHalfPoints)/2)
 	}
 	for i := range m.Openings {
 		a, b := m.Openings[i], other.Openings[i]
@@ -202,10 +214,39 @@ func writeFileSync(path string, data []byte) error {
 	return f.Close()
 }
 
+// planMatches describes a knockout's matches.
+func planMatches(p *Plan) string {
+	return fmt.Sprintf("%d games, up to %d tiebreak pairs, then %s", p.Games, p.TiebreakPairs, p.Decider)
+}
+
+// Plan is the plan of a Swiss or knockout (schedule.Plan).
+type Plan = schedule.Plan
+
+// LayRounds lays out again the Swiss or knockout the manifest describes, as
+// far as it goes before any result, and checks it against the manifest's
+// fingerprint.
+func (m *Manifest) LayRounds() (*schedule.Rounds, error) {
+	if m.Plan == nil {
+		return nil, fmt.Errorf("manifest of %q: a %s is not laid out round by round", m.Name, m.Format)
+	}
+	r, err := schedule.NewRounds(*m.Plan, m.Openings)
+	if err != nil {
+		return nil, fmt.Errorf("manifest of %q: %w", m.Name, err)
+	}
+	if fp := r.FingerprintV2(m.Game, m.Preset, m.Rules); fp != m.Fingerprint {
+		return nil, fmt.Errorf("manifest of %q: %w: its plan does not give its fingerprint %.12s", m.Name, ErrScheduleChanged, m.Fingerprint)
+	}
+	return r, nil
+}
+
 // Schedule lays out again the schedule the manifest describes and checks
 // it against the manifest's fingerprint. A version 1 manifest's fingerprint
-// covers every game; checking it stops early with ctx's error.
+// covers every game; checking it stops early with ctx's error. A Swiss or
+// knockout has no such schedule (see LayRounds).
 func (m *Manifest) Schedule(ctx context.Context) (*schedule.Schedule, error) {
+	if m.Plan != nil {
+		return nil, fmt.Errorf("manifest of %q: a %s is laid out round by round from its results, and played in one place, not in slices", m.Name, m.Format)
+	}
 	layout := schedule.New
 	if m.Once {
 		layout = schedule.NewOnce

@@ -53,12 +53,18 @@ type Plan struct {
 	// Decider settles a knockout match still tied after its tiebreak
 	// pairs: DeciderArmageddon or DeciderSeed.
 	Decider string `json:"decider,omitempty"`
+	// FirstMover is the colour that moves first under the rules, "white"
+	// or "black": the armageddon decider gives it to the higher seed.
+	FirstMover string `json:"first_mover"`
 }
 
 // validate checks the plan's parameters.
 func (p *Plan) validate() error {
 	if len(p.Seeds) < 2 {
 		return fmt.Errorf("%w: a %s needs at least two bots, got %d", ErrInvalid, p.Kind, len(p.Seeds))
+	}
+	if _, err := game.ParseColor(p.FirstMover); err != nil {
+		return fmt.Errorf("%w: the first mover: %w", ErrInvalid, err)
 	}
 	seen := map[string]bool{}
 	for _, s := range p.Seeds {
@@ -132,14 +138,13 @@ type Rounds struct {
 }
 
 // NewRounds lays out what the plan gives before any result: the first
-// Swiss round, or the first knockout matches. first is the colour that
-// moves first under the rules (the armageddon decider gives it to the
-// higher seed).
-func NewRounds(p Plan, ops []openings.Opening, first game.Color) (*Rounds, error) {
+// Swiss round, or the first knockout matches.
+func NewRounds(p Plan, ops []openings.Opening) (*Rounds, error) {
 	p.Seeds = slices.Clone(p.Seeds)
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	first, _ := game.ParseColor(p.FirstMover)
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("%w: no openings", ErrInvalid)
 	}
@@ -271,7 +276,7 @@ func (r *Rounds) FingerprintV2(gameName, preset string, settings []game.Setting)
 	b := fingerprintHead(nil, "v2", gameName, preset, settings)
 	p := r.plan
 	b = fmt.Appendf(b, "format %q rounds %d bye %d games %d tiebreak %d decider %q first %q\n",
-		p.Kind, p.Rounds, p.ByeHalfPoints, p.Games, p.TiebreakPairs, p.Decider, r.first)
+		p.Kind, p.Rounds, p.ByeHalfPoints, p.Games, p.TiebreakPairs, p.Decider, r.first.String())
 	for _, s := range p.Seeds {
 		b = append(b, "seed "...)
 		b = strconv.AppendQuote(b, s)

@@ -74,9 +74,9 @@ func playOut(t *testing.T, r *schedule.Rounds, rng *rand.Rand, result func(sched
 
 // replay records the given results into a fresh schedule in an order the
 // generator shuffles (each game once it is laid out) and returns it.
-func replay(t *testing.T, p schedule.Plan, ops []openings.Opening, first game.Color, results map[int]game.Result, rng *rand.Rand) *schedule.Rounds {
+func replay(t *testing.T, p schedule.Plan, ops []openings.Opening, results map[int]game.Result, rng *rand.Rand) *schedule.Rounds {
 	t.Helper()
-	r, err := schedule.NewRounds(p, ops, first)
+	r, err := schedule.NewRounds(p, ops)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,9 +111,9 @@ func TestSwissRounds(t *testing.T) {
 		{2, 1, 1}, {3, 3, 2}, {8, 3, 8}, {9, 4, 3}, {16, 7, 5}, {64, 8, 10},
 	} {
 		t.Run(fmt.Sprintf("%d bots %d rounds", tc.bots, tc.rounds), func(t *testing.T) {
-			p := schedule.Plan{Kind: schedule.Swiss, Seeds: names(tc.bots), Rounds: tc.rounds, ByeHalfPoints: 2}
+			p := schedule.Plan{Kind: schedule.Swiss, Seeds: names(tc.bots), Rounds: tc.rounds, ByeHalfPoints: 2, FirstMover: "white"}
 			ops := someOpenings(tc.openings)
-			r, err := schedule.NewRounds(p, ops, game.White)
+			r, err := schedule.NewRounds(p, ops)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestSwissRounds(t *testing.T) {
 					}
 				}
 			}
-			again := replay(t, p, ops, game.White, results, rng)
+			again := replay(t, p, ops, results, rng)
 			if !reflect.DeepEqual(again.Games(), games) && !sameGames(again.Games(), games) {
 				t.Fatalf("the same results recorded in another order lay out other games")
 			}
@@ -185,7 +185,7 @@ func sameGames(a, b []schedule.Scheduled) bool {
 // TestSwissRecordRefuses checks that a game not laid out, a game recorded
 // twice and a non-result are refused.
 func TestSwissRecordRefuses(t *testing.T) {
-	r, err := schedule.NewRounds(schedule.Plan{Kind: schedule.Swiss, Seeds: names(4), Rounds: 2}, someOpenings(1), game.White)
+	r, err := schedule.NewRounds(schedule.Plan{Kind: schedule.Swiss, Seeds: names(4), Rounds: 2, FirstMover: "white"}, someOpenings(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,8 +210,8 @@ func TestSwissRecordRefuses(t *testing.T) {
 // of the others by the round they lost in.
 func TestKnockoutHigherSeedWins(t *testing.T) {
 	for n := 2; n <= 17; n++ {
-		p := schedule.Plan{Kind: schedule.Knockout, Seeds: names(n), Games: 4, TiebreakPairs: 2, Decider: schedule.DeciderArmageddon}
-		r, err := schedule.NewRounds(p, someOpenings(3), game.White)
+		p := schedule.Plan{Kind: schedule.Knockout, Seeds: names(n), Games: 4, TiebreakPairs: 2, Decider: schedule.DeciderArmageddon, FirstMover: "white"}
+		r, err := schedule.NewRounds(p, someOpenings(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,8 +298,8 @@ func TestKnockoutTiebreaks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := schedule.Plan{Kind: schedule.Knockout, Seeds: []string{"a", "b"}, Games: 2, TiebreakPairs: 2, Decider: tt.decider}
-			r, err := schedule.NewRounds(p, someOpenings(10), tt.first)
+			p := schedule.Plan{Kind: schedule.Knockout, Seeds: []string{"a", "b"}, Games: 2, TiebreakPairs: 2, Decider: tt.decider, FirstMover: tt.first.String()}
+			r, err := schedule.NewRounds(p, someOpenings(10))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -333,14 +333,14 @@ func TestKnockoutTiebreaks(t *testing.T) {
 func TestKnockoutOrderFree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for n := 2; n <= 16; n++ {
-		p := schedule.Plan{Kind: schedule.Knockout, Seeds: names(n), Games: 2, TiebreakPairs: 1, Decider: schedule.DeciderArmageddon}
+		p := schedule.Plan{Kind: schedule.Knockout, Seeds: names(n), Games: 2, TiebreakPairs: 1, Decider: schedule.DeciderArmageddon, FirstMover: "white"}
 		ops := someOpenings(4)
-		r, err := schedule.NewRounds(p, ops, game.White)
+		r, err := schedule.NewRounds(p, ops)
 		if err != nil {
 			t.Fatal(err)
 		}
 		results := playOut(t, r, rng, strength(rng, p.Seeds))
-		again := replay(t, p, ops, game.White, results, rng)
+		again := replay(t, p, ops, results, rng)
 		if !sameGames(r.Games(), again.Games()) || r.Winner() != again.Winner() || !reflect.DeepEqual(r.Placings(), again.Placings()) {
 			t.Fatalf("%d bots: the same results in another order give another knockout", n)
 		}
@@ -349,16 +349,17 @@ func TestKnockoutOrderFree(t *testing.T) {
 
 func TestRoundsRefusesPlans(t *testing.T) {
 	for _, p := range []schedule.Plan{
-		{Kind: schedule.Swiss, Seeds: names(1), Rounds: 1},
-		{Kind: schedule.Swiss, Seeds: []string{"a", "a"}, Rounds: 1},
-		{Kind: schedule.Swiss, Seeds: names(4)},
-		{Kind: schedule.Swiss, Seeds: names(4), Rounds: 1, ByeHalfPoints: 5},
-		{Kind: schedule.Knockout, Seeds: names(4), Games: 3, Decider: schedule.DeciderSeed},
-		{Kind: schedule.Knockout, Seeds: names(4), Games: 2, Decider: "coin"},
-		{Kind: schedule.Knockout, Seeds: names(4), Games: 2, TiebreakPairs: -1, Decider: schedule.DeciderSeed},
-		{Kind: schedule.RoundRobin, Seeds: names(4)},
+		{Kind: schedule.Swiss, Seeds: names(1), Rounds: 1, FirstMover: "white"},
+		{Kind: schedule.Swiss, Seeds: []string{"a", "a"}, Rounds: 1, FirstMover: "white"},
+		{Kind: schedule.Swiss, Seeds: names(4), FirstMover: "white"},
+		{Kind: schedule.Swiss, Seeds: names(4), Rounds: 1, ByeHalfPoints: 5, FirstMover: "white"},
+		{Kind: schedule.Knockout, Seeds: names(4), Games: 3, Decider: schedule.DeciderSeed, FirstMover: "white"},
+		{Kind: schedule.Knockout, Seeds: names(4), Games: 2, Decider: "coin", FirstMover: "white"},
+		{Kind: schedule.Knockout, Seeds: names(4), Games: 2, TiebreakPairs: -1, Decider: schedule.DeciderSeed, FirstMover: "white"},
+		{Kind: schedule.RoundRobin, Seeds: names(4), FirstMover: "white"},
+		{Kind: schedule.Swiss, Seeds: names(4), Rounds: 1},
 	} {
-		if _, err := schedule.NewRounds(p, someOpenings(1), game.White); err == nil {
+		if _, err := schedule.NewRounds(p, someOpenings(1)); err == nil {
 			t.Errorf("NewRounds(%+v): no error", p)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -82,6 +83,10 @@ func runTestTournament(spec string) int {
 //	             handshake it takes 100ms to answer, then plays like first
 //	builtin:NAME the built-in bot NAME (package builtin) with its defaults
 //	score:N      plays the first legal move, reporting the score N
+//	hash:SEED    plays the legal move a hash of SEED and the moves so far
+//	             picks: each game's moves depend on the game alone, not
+//	             on what the process played before
+//	slowhash:SEED plays like hash:SEED after 15 milliseconds
 func runTestBot(kind string) int {
 	kind, arg, _ := strings.Cut(kind, ":")
 	if kind == "builtin" {
@@ -259,6 +264,13 @@ func runTestBot(kind string) int {
 				mv = buf[rng.IntN(len(buf))].String()
 			case "legal":
 				mv = legal[len(legal)-1]
+			case "hash", "slowhash":
+				if kind == "slowhash" {
+					time.Sleep(15 * time.Millisecond)
+				}
+				h := fnv.New64a()
+				fmt.Fprintf(h, "%s|%s", arg, strings.Join(played, " "))
+				mv = buf[h.Sum64()%uint64(len(buf))].String()
 			case "slow":
 				ms, _ := strconv.Atoi(arg)
 				time.Sleep(time.Duration(ms) * time.Millisecond)

@@ -146,6 +146,7 @@ type runner struct {
 	opts     Options
 	rules    game.Rules
 	sched    *schedule.Schedule
+	rounds   *schedule.Rounds // a Swiss or knockout, laid out round by round (sched is then nil)
 	manifest *journal.Manifest
 	dir      string
 	unlock   func() error // releases the directory's lock
@@ -177,19 +178,26 @@ type runner struct {
 
 // prepare does everything up to, not including, starting bots.
 func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, err error) {
-	sched, err := layout(ctx, cfg, opts.Shard)
-	if err != nil {
-		return nil, err
+	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, dir: outputDir(cfg, opts), noticed: map[string]bool{}}
+	if cfg.Rules != nil && schedule.Progressive(cfg.Format.Kind) {
+		if r.rounds, err = layRounds(ctx, cfg, opts); err != nil {
+			return nil, err
+		}
+		r.manifest = NewRoundsManifest(cfg, r.rounds)
+	} else {
+		if r.sched, err = layout(ctx, cfg, opts.Shard); err != nil {
+			return nil, err
+		}
+		r.manifest = NewManifest(cfg, r.sched)
+		r.manifest.Shard, r.manifest.Games = opts.Shard, r.sched.SliceLen(opts.Shard)
 	}
-	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, sched: sched, dir: outputDir(cfg, opts), settings: cfg.Rules.Settings(), noticed: map[string]bool{}}
+	r.settings = cfg.Rules.Settings()
 	self := r
 	defer func() {
 		if err != nil {
 			self.release()
 		}
 	}()
-	r.manifest = NewManifest(cfg, sched)
-	r.manifest.Shard, r.manifest.Games = opts.Shard, sched.SliceLen(opts.Shard)
 	if err := r.claimDir(ctx); err != nil {
 		return nil, err
 	}
@@ -289,7 +297,11 @@ func (r *runner) readJournal() error {
 	}
 	defer text.Abort()
 	r.journal, err = journal.OpenFunc(filepath.Join(r.dir, journal.File), func(rec *journal.Record) error {
-		if err := journal.CheckScheduled(r.sched, rec, r.manifest.Shard); err != nil {
+		if r.rounds != nil {
+			if err := r.recordLaid(rec); err != nil {
+				return fmt.Errorf("%s: %w", r.dir, err)
+			}
+		} else if err := journal.CheckScheduled(r.sched, rec, r.manifest.Shard); err != nil {
 			return fmt.Errorf("%s: %w", r.dir, err)
 		}
 		r.done.Add(rec.ID)
@@ -313,6 +325,10 @@ func (r *runner) readJournal() error {
 // slice, or those up to Options.Until) and those of them the journal
 // lacks (r.pending).
 func (r *runner) countPending() {
+	if r.rounds != nil {
+		r.countLaid()
+		return
+	}
 	r.goal, r.pending = r.manifest.Games, r.manifest.Games-r.recorded
 	if r.opts.Until <= 0 {
 		return
@@ -361,7 +377,7 @@ func (r *runner) checkOutputDir(ctx context.Context) (*journal.Manifest, error) 
 		return nil, err
 	}
 	want := *r.manifest
-	if stored.Version < journal.ManifestVersion {
+	if stored.Version < journal.ManifestVersion && r.sched != nil {
 		// Compare in the fingerprint the directory was written with.
 		if r.fingerprintV1 == "" {
 			if r.fingerprintV1, err = r.sched.FingerprintV1(ctx, want.Game, want.Preset, want.Rules); err != nil {
@@ -556,7 +572,7 @@ func (r *runner) summary(start time.Time) *Summary {
 		Total:     r.manifest.Games,
 		Recorded:  r.recorded,
 		Elapsed:   time.Since(start),
-		Complete:  r.recorded == r.manifest.Games,
+		Complete:  r.recorded == r.manifest.Games && (r.rounds == nil || r.rounds.Finished()),
 		Standings: r.tally.Standings(),
 	}
 }
@@ -564,7 +580,8 @@ func (r *runner) summary(start time.Time) *Summary {
 func (r *runner) run(ctx context.Context) (*Summary, error) {
 	start := time.Now()
 	if r.pending == 0 || r.sprt.Decided() {
-		return r.summary(start), nil
+		err := r.finishRounds()
+		return r.summary(start), err
 	}
 	specs, err := r.specs()
 	if err != nil {
@@ -592,8 +609,14 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	src := newScheduleSource(r.pendingGames())
-	defer src.stop()
+	var src Source
+	if r.rounds != nil {
+		src = newRoundsSource(r.rounds)
+	} else {
+		ss := newScheduleSource(r.pendingGames())
+		defer ss.stop()
+		src = ss
+	}
 	rc := &recorder{r: r, cancel: cancel, src: src}
 	r.noteAffinity(workers)
 	local := &localPool{r: r, engines: p, workers: workers}
@@ -602,6 +625,9 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	p.close()
 	// Every recorded game is on stable storage before Run returns.
 	if err := r.journal.Close(); err != nil && fatal == nil {
+		fatal = err
+	}
+	if err := r.finishRounds(); err != nil && fatal == nil {
 		fatal = err
 	}
 	if r.started {
@@ -770,6 +796,10 @@ func (rc *recorder) record(rec *journal.Record) {
 		return
 	}
 	rc.src.Recorded(rec)
+	if e, ok := rc.src.(interface{ Err() error }); ok && e.Err() != nil {
+		rc.fatal, rc.stopped = e.Err(), true
+		rc.cancel()
+	}
 	r.recorded++
 	rc.played++
 	rc.plies += len(rec.Moves)
