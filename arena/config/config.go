@@ -408,34 +408,155 @@ var ErrInvalid = errors.New("invalid configuration")
 // key and its line (or the override's flag); the joined error wraps
 // ErrInvalid.
 func Load(path string, overrides ...Override) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, dir, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read configuration: %w", err)
+		return nil, err
+	}
+	return Parse(data, path, dir, overrides...)
+}
+
+// LoadWith is Load with the keys set by apply, which changes the file's
+// document as the command line says (keys, bots) before it is decoded and
+// validated (see ParseWith).
+func LoadWith(path string, apply func(*Document) error) (*Config, error) {
+	data, dir, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWith(data, path, dir, apply)
+}
+
+// readFile reads a configuration file and returns it with the directory
+// its relative paths are resolved against.
+func readFile(path string) (data []byte, dir string, err error) {
+	data, err = os.ReadFile(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("read configuration: %w", err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("read configuration: %w", err)
+		return nil, "", fmt.Errorf("read configuration: %w", err)
 	}
-	return Parse(data, path, filepath.Dir(abs), overrides...)
+	return data, filepath.Dir(abs), nil
+}
+
+// ParseWith decodes and validates the configuration data holds, after
+// apply has changed its document (set keys, added bots: what a command
+// line gives on top of a file). The file is checked first, as written:
+// a value it sets that is wrong is reported even when apply replaces it
+// (concurrency = -5 with --concurrency 2), with the file's line, so that
+// the file is right for the next run without the flag. What the file
+// lacks that apply gives (a second bot, say) is judged on the whole.
+func ParseWith(data []byte, name, dir string, apply func(*Document) error) (*Config, error) {
+	d, err := ReadDocument(data, name)
+	if err != nil {
+		return nil, err
+	}
+	_, fileErr := parse(data, name, dir, scanKeyLines(string(data)), nil, true)
+	if err := apply(d); err != nil {
+		return nil, err
+	}
+	cfg, err := d.Config(name, dir)
+	hidden := d.replacedErrors(fileErr, err)
+	if len(hidden) == 0 {
+		return cfg, err
+	}
+	if err != nil {
+		hidden = append(hidden, Errors(err)...)
+	}
+	return nil, fmt.Errorf("%w:\n%w", ErrInvalid, errors.Join(hidden...))
+}
+
+// Errors returns the configuration errors err holds, each a *Error (or,
+// when err holds none, err itself).
+func Errors(err error) []error {
+	var out []error
+	var walk func(error)
+	walk = func(e error) {
+		var ce *Error
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		default:
+			if errors.As(e, &ce) {
+				out = append(out, ce)
+			}
+		}
+	}
+	walk(err)
+	if len(out) == 0 && err != nil {
+		return []error{err}
+	}
+	return out
+}
+
+// replacedErrors returns the errors of fileErr, the file's own, about
+// keys that the file sets and the document's flags replace (what the file
+// lacks and a flag gives is no error of the file's): the decoding of the document with
+// the flags' values does not see them. Each says which flag replaces the
+// value.
+// Errors the decoding reports too (err) are left out.
+func (d *Document) replacedErrors(fileErr, err error) []error {
+	if fileErr == nil || len(d.keys.sources) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, e := range Errors(err) {
+		if ce, ok := e.(*Error); ok {
+			seen[ce.Key+"\x00"+ce.Err.Error()] = true
+		}
+	}
+	var out []error
+	for _, e := range Errors(fileErr) {
+		ce, ok := e.(*Error)
+		if !ok || ce.Flag != "" || ce.Key == "" || seen[ce.Key+"\x00"+ce.Err.Error()] {
+			continue
+		}
+		for _, p := range slices.Sorted(maps.Keys(d.keys.sources)) {
+			if covers(p, ce.Key) && d.keys.defines(p) {
+				c := *ce
+				c.Err = fmt.Errorf("%w (the file's value, which %s replaces: the file must be right too)", ce.Err, d.keys.sources[p])
+				out = append(out, &c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// covers reports whether the key at the indexed dotted path p (bots.0.args)
+// is key, as an error names it (bots[0].args, or bots.args without the
+// index), encloses it, or is one of the keys of a table the error is about
+// (time.move for an error about time).
+func covers(p, key string) bool {
+	for _, k := range []string{displayKey(strings.Split(p, ".")), unindexed(p)} {
+		if key == k || strings.HasPrefix(key, k+".") || strings.HasPrefix(key, k+"[") ||
+			strings.HasPrefix(k, key+".") || strings.HasPrefix(k, key+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 // Parse decodes and validates a configuration held in memory, with the
 // keys the overrides set replacing those of data. name is used in error
 // messages; dir is the directory relative paths are resolved against.
+// The values data sets are checked as written, even those an override
+// replaces (see ParseWith).
 func Parse(data []byte, name, dir string, overrides ...Override) (*Config, error) {
 	if len(overrides) == 0 {
 		return parse(data, name, dir, scanKeyLines(string(data)), nil, true)
 	}
-	d, err := ReadDocument(data, name)
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range overrides {
-		if err := d.Set(o); err != nil {
-			return nil, err
+	return ParseWith(data, name, dir, func(d *Document) error {
+		for _, o := range overrides {
+			if err := d.Set(o); err != nil {
+				return err
+			}
 		}
-	}
-	return d.Config(name, dir)
+		return nil
+	})
 }
 
 // parse decodes and validates data, locating keys with keys. ruleOrder
@@ -451,7 +572,15 @@ func parse(data []byte, name, dir string, keys keyLines, ruleOrder []string, fil
 			if !fileLines { // a value set by a flag, such as a bad duration
 				return nil, fmt.Errorf("%w: %w", ErrInvalid, cfg.errUnindexed(strings.Split(pe.LastKey, "."), errors.New(pe.Message)))
 			}
-			return nil, fmt.Errorf("%w: %w", ErrInvalid, &Error{Path: name, Line: pe.Position.Line, Key: pe.LastKey, Err: errors.New(pe.Message)})
+			return nil, fmt.Errorf("%w: %w", ErrInvalid, syntaxError(pe, data, name))
+		}
+		// A value of the wrong type stops the decoder: find them all, with
+		// the unknown keys, to report them together.
+		var raw map[string]any
+		if _, rerr := toml.Decode(string(data), &raw); rerr == nil {
+			if errs := cfg.typeErrors(raw); len(errs) > 0 {
+				return nil, fmt.Errorf("%w:\n%w", ErrInvalid, errors.Join(errs...))
+			}
 		}
 		if m := decodeErrRE.FindStringSubmatch(err.Error()); m != nil {
 			e := cfg.errUnindexed(strings.Split(m[2], "."), errors.New(plainTypeError(m[3])))
@@ -471,7 +600,7 @@ func parse(data []byte, name, dir string, keys keyLines, ruleOrder []string, fil
 		if freeForm(k) {
 			continue
 		}
-		errs = append(errs, cfg.errUnindexed(k, errors.New("unknown key")))
+		errs = append(errs, cfg.errUnindexed(k, errors.New("unknown key"+keyHint(k))))
 	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err == nil {

@@ -152,10 +152,23 @@ func TestParseErrors(t *testing.T) {
 		{"unknown bot key", "[game]\nname = \"cheversi\"\n" + twoBots + "comand = \"x\"\n",
 			[]string{"t.toml:11: bots.comand: unknown key"}},
 		{"wrong type", "[game]\nname = \"cheversi\"\n[format]\nrounds = \"two\"\n" + twoBots,
-			[]string{"t.toml:4: format.rounds: wrong type: want integer, got string"}},
+			[]string{"t.toml:4: format.rounds: wrong type: want an integer, got a string"}},
 		{"string for a table", "game = \"cheversi\"\n" + twoBots,
 			[]string{"t.toml:1: game: wrong type: want a table, got a string"}},
-		{"syntax error", "[game\nname = \"cheversi\"\n", []string{"t.toml:2:"}},
+		{"syntax error", "[game\nname = \"cheversi\"\n", []string{"t.toml:1: expected '.' or ']' to end table name, but got the end of the line instead"}},
+		// The line of the error, not the one after it (a table name left
+		// open is seen at the end of its line).
+		{"syntax error on line 2", "seed = 1\n[game\nname = \"cheversi\"\n", []string{"t.toml:2: "}},
+		// Every value of the wrong type at once, with the unknown keys,
+		// in the file's order.
+		{"two wrong types", "[game]\nname = \"cheversi\"\n[format]\nrounds = \"two\"\nkind = 3\nrouns = 2\n" + twoBots,
+			[]string{"t.toml:4: format.rounds: wrong type: want an integer, got a string\nt.toml:5: format.kind: wrong type: want a string, got an integer\nt.toml:6: format.rouns: unknown key (did you mean format.rounds?)"}},
+		{"wrong types in bots", "[game]\nname = \"cheversi\"\n" + twoBots + "args = \"-v\"\n[bots.time]\nmove = true\n",
+			[]string{"t.toml:11: bots[1].args: wrong type: want an array, got a string", "t.toml:13: bots[1].time.move: wrong type: want a duration such as \"2s\", got a boolean"}},
+		{"unknown key near a key elsewhere", "rounds = 2\n[game]\nname = \"cheversi\"\n" + twoBots,
+			[]string{"t.toml:1: rounds: unknown key (did you mean format.rounds?)"}},
+		{"misspelt bot key", "[game]\nname = \"cheversi\"\n" + twoBots + "bultin = \"x\"\n",
+			[]string{"t.toml:11: bots.bultin: unknown key (did you mean bots.builtin?)"}},
 		{"duplicate bot", "[game]\nname = \"cheversi\"\n" + twoBots + "\n[[bots]]\nname = \"a\"\nbuiltin = \"greedy\"\n",
 			[]string{`t.toml:13: bots[2].name: duplicate bot name "a" (first used on line 5)`}},
 		{"missing executable", "[game]\nname = \"cheversi\"\n[[bots]]\nname = \"a\"\ncommand = \"no-such-bot-xyz\"\n[[bots]]\nname = \"b\"\ncommand = \"./nope\"\n",
@@ -330,7 +343,7 @@ func TestOverrides(t *testing.T) {
 		{[]string{"format.rounds=0"}, []string{"--set format.rounds=0: must be at least 1, got 0"}},
 		{[]string{"concurrency=0"}, []string{"--set concurrency=0: must be at least 1, got 0"}},
 		{[]string{"time.move=fast"}, []string{"--set time.move=fast: time.move: invalid duration"}},
-		{[]string{"format.rounds=two"}, []string{"--set format.rounds=two: format.rounds: wrong type"}},
+		{[]string{"format.rounds=two"}, []string{"--set format.rounds=two: wrong type: want an integer, got a string"}},
 		{[]string{"time.base=1m"}, []string{"t.toml:6: time: give either move"}},
 		{[]string{"time.bogus=1"}, []string{"--set time.bogus=1: time.bogus: unknown key"}},
 		{[]string{"colour=red"}, []string{`--set colour=red: bad rules: unknown cheversi switch "colour"`}},
@@ -418,6 +431,57 @@ func BenchmarkParseManyErrors(b *testing.B) {
 	for b.Loop() {
 		if _, err := config.Parse(data, "many.toml", dir); err == nil {
 			b.Fatal("Parse accepted unknown keys")
+		}
+	}
+}
+
+// TestFileCheckedBeforeFlags checks that a value of the file that a flag
+// replaces is still checked, with the file's line and the flag named: the
+// file is wrong whatever the command line says.
+func TestFileCheckedBeforeFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		file string
+		set  config.Override
+		want []string // substrings of the error; none: no error
+	}{
+		{"concurrency = -5\n[game]\nname = \"cheversi\"\n" + twoBots,
+			config.Override{Key: "concurrency", Value: "2", Source: "--concurrency 2"},
+			[]string{"t.toml:1: concurrency: must be at least 1, got -5 (the file's value, which --concurrency 2 replaces: the file must be right too)"}},
+		{"[game]\nname = \"cheversi\"\n[format]\nrounds = \"x\"\n" + twoBots,
+			config.Override{Key: "format.rounds", Value: "2", Source: "--rounds 2"},
+			[]string{"t.toml:4: format.rounds: wrong type: want an integer, got a string (the file's value, which --rounds 2 replaces"}},
+		{"[game]\nname = \"cheversi\"\n[time]\nmove = \"-1s\"\n" + twoBots,
+			config.Override{Key: "time.move", Value: "1s", Source: "--movetime 1s"},
+			[]string{"t.toml:3: time: times must not be negative (the file's value, which --movetime 1s replaces"}},
+		// Both wrong: both reported.
+		{"concurrency = -5\n[game]\nname = \"cheversi\"\n" + twoBots,
+			config.Override{Key: "concurrency", Value: "0", Source: "--concurrency 0"},
+			[]string{"t.toml:1: concurrency: must be at least 1, got -5", "--concurrency 0: must be at least 1, got 0"}},
+		// What the file lacks, a flag may give.
+		{"[game]\nname = \"chess\"\n" + twoBots,
+			config.Override{Key: "game.name", Value: "cheversi", Source: "--game cheversi"},
+			[]string{`t.toml:2: game.name: bad rules: unknown game "chess" (want cheversi or checkers) (the file's value, which --game cheversi replaces`}},
+		{"[game]\n" + twoBots,
+			config.Override{Key: "game.name", Value: "cheversi", Source: "--game cheversi"}, nil},
+		{"concurrency = 3\n[game]\nname = \"cheversi\"\n" + twoBots,
+			config.Override{Key: "concurrency", Value: "2", Source: "--concurrency 2"}, nil},
+	} {
+		cfg, err := config.Parse([]byte(c.file), "t.toml", dir, c.set)
+		if c.want == nil {
+			if err != nil {
+				t.Errorf("%s with %s: %v", c.file, c.set.Source, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s with %s: no error (%+v)", c.file, c.set.Source, cfg.Concurrency)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) || !errors.Is(err, config.ErrInvalid) {
+				t.Errorf("%s with %s: error\n%v\nwant it to contain %q", c.file, c.set.Source, err, w)
+			}
 		}
 	}
 }

@@ -31,10 +31,15 @@ import (
 //
 // Source is how the user gave the key ("--set time.move=200ms",
 // "--rounds 0"); errors about the key name it instead of a line.
+//
+// Unset removes the key instead (Value is not used): a flag that replaces
+// a whole group of keys, as a clock replaces a time per move, unsets the
+// others of the group.
 type Override struct {
 	Key    string
 	Value  string
 	Source string
+	Unset  bool
 }
 
 // ParseOverride parses "KEY=VALUE" as given to flag ("--set"). The
@@ -88,7 +93,7 @@ func ReadDocument(data []byte, name string) (*Document, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%w: %w", ErrInvalid, &Error{Path: name, Line: pe.Position.Line, Key: pe.LastKey, Err: errors.New(pe.Message)})
+			return nil, fmt.Errorf("%w: %w", ErrInvalid, syntaxError(pe, data, name))
 		}
 		return nil, fmt.Errorf("%w: %s: %w", ErrInvalid, name, err)
 	}
@@ -127,7 +132,28 @@ func (d *Document) Set(o Override) error {
 	if err != nil {
 		return err
 	}
+	if o.Unset {
+		d.unset(path)
+		return nil
+	}
 	return d.set(path, valueFor(typeAt(path), o.Value), o.Source)
+}
+
+// unset removes the key at path, if the document has it. Keys of bots are
+// not removed this way.
+func (d *Document) unset(path []string) {
+	table := d.root
+	for _, k := range path[:len(path)-1] {
+		t, ok := table[k].(map[string]any)
+		if !ok {
+			return
+		}
+		table = t
+	}
+	if _, ok := table[path[len(path)-1]]; ok {
+		delete(table, path[len(path)-1])
+		d.text = nil
+	}
 }
 
 // SetValue sets a key (as Set does) to a value of a TOML type: a string,

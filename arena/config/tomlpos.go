@@ -57,6 +57,20 @@ func unindexed(p string) string {
 	return strings.Join(out, ".")
 }
 
+// defines reports whether the file sets the key at the indexed dotted
+// path p, or a key inside it.
+func (k keyLines) defines(p string) bool {
+	if _, ok := k.lines[p]; ok {
+		return true
+	}
+	for q := range k.lines {
+		if strings.HasPrefix(q, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
 // source returns the flag that set the key at an indexed path, or "".
 func (k keyLines) source(path []string) string { return k.sources[strings.Join(path, ".")] }
 
