@@ -420,8 +420,9 @@ func rusageCPU(who int) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// write prints the report.
+// write prints the report, its lines wrapped to 80 columns.
 func (r *benchReport) write(w io.Writer, cfg benchConfig) {
+	w = &wrapWriter{w: w, width: lineWidth, indent: 2}
 	us := func(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
 	fmt.Fprintf(w, "%s, two %s bots, %v a move, %d CPUs (the machine may be shared: compare ratios measured in one run)\n",
 		cfg.game, cfg.bot, cfg.moveTime, runtime.NumCPU())

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,9 @@ func TestBench(t *testing.T) {
 	if err := runBench(t.Context(), []string{"--games", "20", "--serial-games", "4", "--quiet"}, &stdout, &stderr); err != nil {
 		t.Fatalf("bench: %v\n%s", err, stderr.String())
 	}
-	out := stdout.String()
+	checkWidth(t, "arena bench", stdout.String())
+	// A line wrapped to 80 columns goes on, indented, on the next.
+	out := regexp.MustCompile(`\n +`).ReplaceAllString(stdout.String(), " ")
 	for _, want := range []string{"floor: a raw pipe round trip", "concurrency 1: 4 games", "concurrency 2: 20 games",
 		"x floor), runner CPU", "steady state (start-up and shutdown left out): wall", "CPUs"} {
 		if !strings.Contains(out, want) {

@@ -99,6 +99,8 @@ func check(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := sandbox.Check(&pol); err != nil {
 		return fmt.Errorf("%w (--best-effort checks the bot without it)", err)
 	}
+	// Each result fits 80 columns, its detail going on under its name.
+	stdout = &wrapWriter{w: stdout, width: lineWidth, indent: 6}
 	fmt.Fprintf(stdout, "checking %s\n", strings.Join(fs.Args(), " "))
 	fmt.Fprintf(stdout, "limits: %s\n", sandbox.Probe().Describe(&pol))
 	rep, err := conformance.Run(ctx, cfg, func(r conformance.Result) {

@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/arena-games/arena/arena/engine"
+	"github.com/arena-games/arena/internal/suggest"
 )
 
 // command is one subcommand. Each lives in a file of its own and registers
@@ -77,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "arena: unknown command %q\n", args[0])
+		fmt.Fprintf(stderr, "arena: unknown command %q%s\n", args[0], suggest.Hint(args[0], commandNames()))
 		printUsage(stderr)
 		return 2
 	}
@@ -118,10 +119,8 @@ func exitCode(stderr io.Writer, name string, err error) int {
 	return 1
 }
 
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: arena <command> [arguments]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "commands:")
+// commandNames returns the names of the commands help lists, sorted.
+func commandNames() []string {
 	names := make([]string, 0, len(commands))
 	for n, c := range commands {
 		if !c.hidden {
@@ -129,11 +128,18 @@ func printUsage(w io.Writer) {
 		}
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	return names
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: arena <command> [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, n := range commandNames() {
+		fmt.Fprintln(w, wrapLine(fmt.Sprintf("  %-8s %s", n, commands[n].summary), lineWidth, 11))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "arena help <command>" for a command's flags; "arena version" tells the build.`)
+	fmt.Fprintln(w, wrapLine(`Run "arena help <command>" for a command's flags; "arena version" tells the build.`, lineWidth, 0))
 }
 
 // newFlagSet returns a FlagSet that reports errors instead of exiting, so
@@ -162,9 +168,25 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		fs.Usage()
 		return err
 	case err != nil:
-		return usageError{err}
+		return usageError{flagHint(fs, err)}
 	}
 	return nil
+}
+
+// flagHint adds to the error of an unknown flag the flag that was most
+// likely meant: "flag provided but not defined: -concurency (did you mean
+// --concurrency?)".
+func flagHint(fs *flag.FlagSet, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if c := suggest.Closest(name, names); c != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, c)
+	}
+	return err
 }
 
 // parsePositional parses flags given before, between or after positional

@@ -167,7 +167,10 @@ func TestVersionFromCheckout(t *testing.T) {
 var readmeBuildRE = regexp.MustCompile("`(go (?:build|install) [^`]*\\./cmd/arena)`")
 
 // TestReadmeBuildCommands runs the README's build commands as written, from
-// the repository root, and the binaries they make.
+// the repository root, and the binaries they make. A binary the command
+// writes into the checkout (go build -o bin/arena) goes to a temporary
+// directory instead, so that the test neither refuses nor replaces the
+// one the reader built by following the README.
 func TestReadmeBuildCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the arena")
@@ -185,28 +188,46 @@ func TestReadmeBuildCommands(t *testing.T) {
 		t.Fatal("the README gives no command that builds the arena")
 	}
 	for _, m := range cmds {
-		args := strings.Fields(m[1])
 		gobin := t.TempDir()
+		args, exe := readmeBuildCommand(m[1], gobin)
 		build := exec.Command(args[0], args[1:]...)
 		build.Dir = root
 		build.Env = append(os.Environ(), "GOBIN="+gobin)
-		exe := filepath.Join(gobin, "arena")
-		if i := slices.Index(args, "-o"); i >= 0 {
-			exe = filepath.Join(root, args[i+1])
-			if _, err := os.Stat(exe); err == nil {
-				t.Fatalf("%s exists already; not overwriting it", exe)
-			}
-			t.Cleanup(func() {
-				os.Remove(exe)
-				os.Remove(filepath.Dir(exe)) // only if empty
-			})
-		}
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", m[1], err, out)
 			continue
 		}
 		if out, err := exec.Command(exe, "version").Output(); err != nil || !strings.HasPrefix(string(out), "arena ") {
 			t.Errorf("%s: the binary says %q, %v", m[1], out, err)
+		}
+	}
+}
+
+// readmeBuildCommand returns the arguments of a build command of the
+// README, its output (-o) moved under dir, and the binary it makes
+// (installed in dir, as GOBIN, without -o).
+func readmeBuildCommand(line, dir string) (args []string, exe string) {
+	args = strings.Fields(line)
+	exe = filepath.Join(dir, "arena")
+	if i := slices.Index(args, "-o"); i >= 0 && i+1 < len(args) {
+		exe = filepath.Join(dir, filepath.Base(args[i+1]))
+		args[i+1] = exe
+	}
+	return args, exe
+}
+
+// TestReadmeBuildLeavesTheCheckout checks that the build commands of the
+// README, as the test runs them, write nothing where the reader's own
+// build goes: a bin/arena already there (go test ./... after the
+// README's go build) is left alone.
+func TestReadmeBuildLeavesTheCheckout(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	for _, line := range []string{"go build -o bin/arena ./cmd/arena", "go install ./cmd/arena"} {
+		args, exe := readmeBuildCommand(line, dir)
+		if !strings.HasPrefix(exe, dir+string(filepath.Separator)) || slices.ContainsFunc(args, func(a string) bool {
+			return a == "bin/arena" || strings.HasPrefix(a, root)
+		}) {
+			t.Errorf("%s: runs %q making %s, want a binary under %s only", line, args, exe, dir)
 		}
 	}
 }

@@ -6,13 +6,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/arena-games/arena/arena/config"
 	"github.com/arena-games/arena/arena/games"
@@ -20,6 +24,7 @@ import (
 	"github.com/arena-games/arena/arena/schedule"
 
 	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/internal/suggest"
 )
 
 func init() {
@@ -108,13 +113,14 @@ func parseMatch(ctx context.Context, args []string, stderr io.Writer) (*match, e
 	return f.match(ctx, stderr)
 }
 
-// matchFlags are the flags of arena match, which arena play takes too.
+// matchFlags are the flags of arena match, which arena play takes too;
+// arena run takes those that set the configuration's keys (configFlags).
 type matchFlags struct {
-	cmd   string // match, or play
+	cmd   string // match, play or run
 	fs    *flag.FlagSet
 	sets  overrides // the configuration keys they set, in order
 	bots  []botSpec
-	games *int
+	games int // --games; 0 when not given
 	save  *string
 	quiet *bool
 }
@@ -123,17 +129,35 @@ type matchFlags struct {
 // command cmd, with usage after "usage: arena CMD".
 func newMatchFlags(cmd, usage string) *matchFlags {
 	f := &matchFlags{cmd: cmd, fs: newFlagSet(cmd, usage)}
+	f.configFlags(true)
+	f.save = f.fs.String("save-config", "", "also write the configuration to `FILE` (TOML), to repeat or resume the match with arena run FILE")
+	f.quiet = f.fs.Bool("quiet", false, "no progress output, only the final table")
+	return f
+}
+
+// configFlags defines the flags that set keys of the configuration, the
+// same for arena match, play and run: on a file's keys for run, on
+// nothing else for match. withOut defines --out as the output key (arena
+// run has an --out of its own, which also places slices).
+func (f *matchFlags) configFlags(withOut bool) {
 	fs := f.fs
 	key := func(name, k, usage string) { fs.Var(keyFlag{name, k, &f.sets}, name, usage) }
 	key("game", "game.name", "the `GAME`: "+strings.Join(games.Names(), " or "))
 	key("rules", "game.preset", "rules `PRESET` (default: the game's default preset)")
-	key("name", "name", "tournament `NAME` (default: BOT1-vs-BOT2 for two bots, else match)")
-	key("out", "output", "output directory `DIR` (default: results/NAME)")
+	key("name", "name", "tournament `NAME` (default: the bots' names, BOT1-vs-BOT2-vs-..., for a match; the file's name for run)")
+	if withOut {
+		key("out", "output", "output directory `DIR` (default: results/NAME)")
+	}
 	key("seed", "seed", "`SEED` of the random openings")
 	key("concurrency", "concurrency", "`N` games played at a time (default: the number of CPUs)")
 	key("format", "format.kind", "`FORMAT`: round-robin or gauntlet")
 	key("rounds", "format.rounds", "`N` rounds, each playing every opening of every pairing with both colours")
-	key("movetime", "time.move", "fixed `TIME` per move, e.g. 200ms (default 1s)")
+	fs.Func("movetime", "fixed `TIME` per move, e.g. 200ms (default 1s); replaces a clock", func(v string) error {
+		src := "--movetime " + shellQuote(v)
+		f.sets = append(f.sets, unsetTime(src, "base", "increment", "moves")...)
+		f.sets = append(f.sets, config.Override{Key: "time.move", Value: v, Source: src})
+		return nil
+	})
 	key("margin", "time.margin", "`TIME` allowed for process overhead before a bot loses on time (default 1s)")
 	key("memory", "limits.memory", "cap each bot's memory at `SIZE` (512MiB, 2GiB)")
 	key("processes", "limits.processes", "cap each bot's processes and threads at `N`")
@@ -166,10 +190,14 @@ func newMatchFlags(cmd, usage string) *matchFlags {
 		return err
 	})
 	fs.Func("sprt", "a sequential test that stops the match once it decides: `SPEC` elo0=E0,elo1=E1[,alpha=A,beta=B]", f.setSPRT)
-	f.games = fs.Int("games", 0, "play at least `N` games: the openings are cut or repeated in rounds to the fewest whole colour-reversed pairs that make N")
-	f.save = fs.String("save-config", "", "also write the configuration to `FILE` (TOML), to repeat or resume the match with arena run FILE")
-	f.quiet = fs.Bool("quiet", false, "no progress output, only the final table")
-	return f
+	fs.Func("games", "play at least `N` games: the openings are cut or repeated in rounds to the fewest whole colour-reversed pairs that make N", func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return fmt.Errorf("must be a whole number of at least 1, got %q", s)
+		}
+		f.games = n
+		return nil
+	})
 }
 
 // setClock is --tc: the clock of every bot.
@@ -179,6 +207,7 @@ func (f *matchFlags) setClock(s string) error {
 		return err
 	}
 	src := "--tc " + shellQuote(s)
+	f.sets = append(f.sets, unsetTime(src, "move", "increment", "moves")...)
 	f.sets = append(f.sets, config.Override{Key: "time.base", Value: base, Source: src})
 	if inc != "" {
 		f.sets = append(f.sets, config.Override{Key: "time.increment", Value: inc, Source: src})
@@ -187,6 +216,17 @@ func (f *matchFlags) setClock(s string) error {
 		f.sets = append(f.sets, config.Override{Key: "time.moves", Value: moves, Source: src})
 	}
 	return nil
+}
+
+// unsetTime returns the overrides that remove keys of the [time] table:
+// a clock given on the command line replaces a file's time per move, and
+// a time per move its clock.
+func unsetTime(src string, keys ...string) overrides {
+	var out overrides
+	for _, k := range keys {
+		out = append(out, config.Override{Key: "time." + k, Source: src, Unset: true})
+	}
+	return out
 }
 
 // setSPRT is --sprt: the keys of the sequential test.
@@ -214,25 +254,20 @@ func (f *matchFlags) parse(args []string) error {
 
 // match builds the configuration the parsed flags describe.
 func (f *matchFlags) match(ctx context.Context, stderr io.Writer) (*match, error) {
-	n := *f.games
-	if n < 0 {
-		return nil, usagef("--games must be at least 1")
-	}
-	if n > 0 && hasKey(f.sets, "format.rounds") {
-		return nil, usagef("--games sets the rounds itself: give --games or --rounds, not both")
-	}
-	doc, err := matchDocument(f.bots, f.sets)
-	if err != nil {
-		return nil, commandLineError(err)
-	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	if n > 0 {
-		if err := fitGames(ctx, doc, n, *f.save, wd, stderr); err != nil {
+	doc := config.NewDocument()
+	doc.Describe("bots", "--bot")
+	doc.Describe("game.name", "--game")
+	if !hasKey(f.sets, "name") {
+		if err := doc.SetValue("name", matchName(f.bots), "--name"); err != nil {
 			return nil, commandLineError(err)
 		}
+	}
+	if err := f.apply(ctx, doc, *f.save, wd, stderr); err != nil {
+		return nil, commandLineError(err)
 	}
 	cfg, err := doc.Config(*f.save, wd)
 	if err != nil {
@@ -241,6 +276,64 @@ func (f *matchFlags) match(ctx context.Context, stderr io.Writer) (*match, error
 	return &match{doc: doc, cfg: cfg, save: *f.save, quiet: *f.quiet}, nil
 }
 
+// apply adds what the flags say to a configuration document: the bots,
+// then the keys the other flags set, in the order given, then the rounds
+// and openings --games asks for. path and dir are the configuration's
+// file ("" for none) and the directory its relative paths are resolved
+// against. Notes (how --games was met) go to stderr.
+func (f *matchFlags) apply(ctx context.Context, doc *config.Document, path, dir string, stderr io.Writer) error {
+	if f.games > 0 && hasKey(f.sets, "format.rounds") {
+		return usagef("--games sets the rounds itself: give --games or --rounds, not both")
+	}
+	first := map[string]string{}
+	for _, b := range f.bots {
+		// The document names bots by name: say what the configuration
+		// would of two bots of one name.
+		if src, dup := first[b.name]; dup {
+			return usagef("%s: duplicate bot name %q (first used on %s); give one of them name=...", b.source, b.name, src)
+		}
+		first[b.name] = b.source
+		if err := addBot(doc, b); err != nil {
+			return err
+		}
+	}
+	for _, o := range f.sets {
+		if err := doc.Set(o); err != nil {
+			return err
+		}
+	}
+	if f.games > 0 {
+		return fitGames(ctx, doc, f.games, path, dir, stderr)
+	}
+	return nil
+}
+
+// matchName is the default name of a match, after its bots: "a-vs-b",
+// "a-vs-b-vs-c", so that two matches of other bots have directories of
+// their own. A name too long for a directory is shortened to the first two
+// bots, how many more there are and a hash of all the names, which
+// tells matches of different bots apart.
+func matchName(bots []botSpec) string {
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		names[i] = b.name
+	}
+	if len(names) == 0 {
+		return "match"
+	}
+	name := strings.Join(names, "-vs-")
+	if len(names) <= 2 || len(name) <= maxMatchName {
+		return name
+	}
+	h := fnv.New32a()
+	h.Write([]byte(strings.Join(names, "\x00")))
+	return fmt.Sprintf("%s-vs-%s-and-%d-more-%08x", names[0], names[1], len(names)-2, h.Sum32())
+}
+
+// maxMatchName bounds the default name of a match, which names its
+// output directory.
+const maxMatchName = 80
+
 // commandLineError makes a configuration error of a match a usage error:
 // every key of a match comes from its command line.
 func commandLineError(err error) error {
@@ -248,41 +341,6 @@ func commandLineError(err error) error {
 		return usageError{err}
 	}
 	return err
-}
-
-// matchDocument builds the configuration document of a match: the bots,
-// then the keys the other flags set, in the order given.
-func matchDocument(bots []botSpec, sets overrides) (*config.Document, error) {
-	doc := config.NewDocument()
-	doc.Describe("bots", "--bot")
-	doc.Describe("game.name", "--game")
-	first := map[string]string{}
-	for _, b := range bots {
-		// The document names bots by name: say what the configuration
-		// would of two bots of one name.
-		if f, dup := first[b.name]; dup {
-			return nil, usagef("%s: duplicate bot name %q (first used on %s); give one of them name=...", b.source, b.name, f)
-		}
-		first[b.name] = b.source
-		if err := addBot(doc, b); err != nil {
-			return nil, err
-		}
-	}
-	name := "match"
-	if len(bots) == 2 {
-		name = bots[0].name + "-vs-" + bots[1].name
-	}
-	if !hasKey(sets, "name") {
-		if err := doc.SetValue("name", name, "--name"); err != nil {
-			return nil, err
-		}
-	}
-	for _, o := range sets {
-		if err := doc.Set(o); err != nil {
-			return nil, err
-		}
-	}
-	return doc, nil
 }
 
 // addBot adds a bot and its keys to the document.
@@ -313,13 +371,30 @@ func setBotKey(doc *config.Document, b botSpec, k, v string) error {
 		}
 		return doc.SetValue("bots."+b.name+".args", words[1:], b.source)
 	case "args":
-		words, err := splitWords(v)
+		words, err := botArgs(v)
 		if err != nil {
 			return usagef("--bot %s: args: %v", b.spec, err)
 		}
 		return doc.SetValue("bots."+b.name+".args", words, b.source)
 	}
 	return doc.Set(config.Override{Key: "bots." + b.name + "." + k, Value: v, Source: b.source})
+}
+
+// botArgs reads the args of a --bot spec: a TOML array of strings, as in
+// a file (args=["--hash", "64"]), or words split as a shell splits them
+// (args="--hash 64").
+func botArgs(v string) ([]string, error) {
+	if !strings.HasPrefix(strings.TrimSpace(v), "[") {
+		return splitWords(v)
+	}
+	var doc struct{ V []string }
+	if _, err := toml.Decode("V = "+v, &doc); err != nil {
+		return nil, fmt.Errorf("%s is not a TOML array of strings, as [\"--hash\", \"64\"] (or give the words alone: args=\"--hash 64\")", v)
+	}
+	if doc.V == nil {
+		doc.V = []string{}
+	}
+	return doc.V, nil
 }
 
 func hasKey(sets overrides, key string) bool {
@@ -405,11 +480,15 @@ func parseBotSpec(spec string) (botSpec, error) {
 		return b, err
 	}
 	var builtinName, command string
+	keys := append([]string{"cmd"}, config.BotKeys()...)
 	for _, item := range items {
 		k, v, ok := strings.Cut(item, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
 			return b, fmt.Errorf("%q is not KEY=VALUE (a bot is e.g. name=mine,cmd=./mybot or builtin=alphabeta)", item)
+		}
+		if top, _, _ := strings.Cut(k, "."); !slices.Contains(keys, top) {
+			return b, fmt.Errorf("unknown key %q%s (a bot's keys: %s)", k, suggest.Hint(top, keys), strings.Join(keys, ", "))
 		}
 		v = unquote(strings.TrimSpace(v))
 		switch k {
@@ -525,8 +604,18 @@ func splitQuoted(s string, sep func(rune) bool, strip bool) ([]string, error) {
 	var cur strings.Builder
 	var quote rune
 	inWord := false
+	depth := 0 // of brackets, outside quotes, when not strip: a TOML array holds commas
 	for _, r := range s {
 		switch {
+		case quote == 0 && !strip && r == '[':
+			depth++
+			cur.WriteRune(r)
+			inWord = true
+		case quote == 0 && !strip && r == ']' && depth > 0:
+			depth--
+			cur.WriteRune(r)
+		case depth > 0 && quote == 0 && r != '"' && r != '\'':
+			cur.WriteRune(r)
 		case quote != 0 && r == quote:
 			quote = 0
 			if !strip {

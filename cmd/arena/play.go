@@ -66,8 +66,8 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	} else {
 		f.bots = append([]botSpec{person}, f.bots...)
 	}
-	if *f.games == 0 && !hasKey(f.sets, "format.rounds") {
-		*f.games = 2 // one game with each colour
+	if f.games == 0 && !hasKey(f.sets, "format.rounds") {
+		f.games = 2 // one game with each colour
 	}
 	m, err := f.match(ctx, stderr)
 	if err != nil {

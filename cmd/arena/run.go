@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/config"
+	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/schedule"
 
 	"github.com/arena-games/arena/reports/dirreport"
@@ -34,13 +35,21 @@ func init() {
 	})
 }
 
+const runUsage = `[--out DIR] [--shard I/N] [--transcript BOT]... [--serve ADDR] [--quiet] [flags] CONFIG.toml
+
+Plays (or resumes) the tournament a configuration file describes. The flags
+of arena match set keys on top of the file's (--concurrency, --tc,
+--movetime, --rounds, --games, --openings, --bot to add a bot, --set for any
+key, ...); a value of the file is checked even when a flag replaces it.
+
+Flags:`
+
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "[--out DIR] [--concurrency N] [--shard I/N] [--set KEY=VALUE]... [--transcript BOT]... [--serve ADDR] [--quiet] CONFIG.toml")
+	fs := newFlagSet("run", runUsage)
+	f := &matchFlags{cmd: "run", fs: fs}
+	f.configFlags(false)
 	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME; for --shard I/N, its slice-I)")
 	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
-	var sets overrides
-	fs.Var(keyFlag{"concurrency", "concurrency", &sets}, "concurrency", "`N` games played at a time (default: the configuration's, or the number of CPUs the arena may use)")
-	fs.Var(setFlag{&sets}, "set", "set a configuration key, e.g. time.move=200ms, format.rounds=2, touch=any, bots.NAME.args=[\"-v\"]\n(`KEY=VALUE`, repeatable; see configs/README.md)")
 	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
 	serve := fs.String("serve", "", "serve a live page of the tournament on `ADDR` (e.g. 127.0.0.1:8080; :0 picks a free port) and keep it up until Ctrl-C")
 	var transcripts namesFlag
@@ -58,8 +67,12 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		shard = &sh
 	}
 
-	cfg, err := config.Load(path, sets...)
-	if err != nil && onlyFlagErrors(err) {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	cfg, err := config.LoadWith(path, func(d *config.Document) error { return f.apply(ctx, d, path, dir, stderr) })
+	if err != nil && (onlyFlagErrors(err) || errors.As(err, new(usageError))) {
 		return usageError{err}
 	}
 	if err != nil {
@@ -138,19 +151,25 @@ func finishRun(stdout, stderr io.Writer, again string, sum *tournament.Summary, 
 }
 
 // printReport prints the standings and the rating summary of the reports
-// written for the output directory dir.
+// written for the output directory dir, fitted to the terminal's width
+// when w is one.
 func printReport(w io.Writer, dir string, rep *dirreport.Report) error {
+	return printReportWidth(w, dir, rep, terminalWidth(w))
+}
+
+// printReportWidth is printReport for a width in columns (0: no limit).
+func printReportWidth(w io.Writer, dir string, rep *dirreport.Report, width int) error {
 	m, a := rep.Manifest, rep.Analysis
 	fmt.Fprintf(w, "%s: %d of %d games\n", m.Name, rep.Games, m.Games)
 	if a == nil {
 		return nil // no games recorded yet
 	}
 	run := rep.Meta.Run
-	if err := reports.WriteTerminalWidth(w, reports.Meta{Run: run}, a, terminalWidth(w)); err != nil {
+	if err := reports.WriteTerminalWidth(w, reports.Meta{Run: run}, a, width); err != nil {
 		return err
 	}
 	if run.SPRT != "" {
-		fmt.Fprintln(w, run.SPRT)
+		fmt.Fprintln(w, wrapLine(run.SPRT, width, 0))
 	}
 	var forfeits []string
 	for _, s := range rep.Standings {
@@ -159,9 +178,25 @@ func printReport(w io.Writer, dir string, rep *dirreport.Report) error {
 		}
 	}
 	if len(forfeits) > 0 {
-		fmt.Fprintf(w, "Games lost by forfeit: %s (reasons in %s)\n", strings.Join(forfeits, ", "), filepath.Join(dir, "arena.log"))
+		fmt.Fprintln(w, wrapLine(fmt.Sprintf("Games lost by forfeit: %s (%s)", strings.Join(forfeits, ", "), forfeitReasons(dir)), width, 0))
 	}
 	return nil
+}
+
+// forfeitReasons says where the reasons of a directory's forfeits are: its
+// arena.log when it has one (a run's), else the journal and the report's
+// game list (a merged directory's, whose slices kept their logs).
+func forfeitReasons(dir string) string {
+	if log := filepath.Join(dir, "arena.log"); fileExists(log) {
+		return "reasons in " + log
+	}
+	return fmt.Sprintf("reasons in %s and in the game list of %s", filepath.Join(dir, journal.File), filepath.Join(dir, "report.html"))
+}
+
+// fileExists reports whether path names a file.
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
 }
 
 // countGames says "1 game" or "N games".
