@@ -167,7 +167,8 @@ func modelLine(a *rating.Analysis, details bool) string {
 		}
 	}
 	if details && f.Prior > 0 {
-		fmt.Fprintf(&b, "; prior %g virtual draws", f.Prior)
+		// As the notes count them: per player, each draw shared by two.
+		fmt.Fprintf(&b, "; prior %g virtual draws per player (%g in all)", f.Prior, f.Prior*float64(len(a.Players))/2)
 	}
 	return b.String()
 }

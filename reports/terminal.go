@@ -68,6 +68,13 @@ func WriteTerminalWidth(w io.Writer, m Meta, a *rating.Analysis, width int) erro
 		return err
 	}
 	io.WriteString(ew, text)
+	if a.SideBalance.Forfeits > 0 && strings.Contains(text, "Score 1st") {
+		// The legend of the report files, where it matters: a bot that
+		// forfeited would otherwise seem to have scored nothing.
+		n := a.SideBalance.Forfeits
+		fmt.Fprintf(ew, "%s\n", wrapText(fmt.Sprintf("Score 1st and Score 2nd count only the games decided by play: the %s a forfeit decided %s left out (– where a bot has none left).",
+			noun(n, "game", "games"), plural(n, "is", "are")), width))
+	}
 	fmt.Fprintf(ew, "%s\n", wrapText(fmt.Sprintf("%d games; %s.", a.Games, modelLine(a, false)), width))
 	if m.Run != nil || len(m.Sources) > 0 {
 		fmt.Fprintf(ew, "%s\n", wrapText(runLine(m, a), width))

@@ -127,15 +127,16 @@ func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 // the bot's score divided by 100 (pawns, or men for checkers bots that
 // report hundredths of a man) from the mover's point of view with its
 // sign, the depth, and the time the arena measured, in seconds with fewer
-// decimals as it grows. The score and depth appear only when the bot
-// reported both; the time always does. A ply the arena played at random
+// decimals as it grows. The score appears whenever the bot reported one,
+// with the depth it reported (0 when it reported none, or depth 0); the
+// time always does. A ply the arena played at random
 // (of an opening drawn in play) reads "{random ply}".
 func appendMoveComment(b []byte, m *journal.MoveRecord) []byte {
 	if m.Random {
 		return append(b, "{random ply}"...)
 	}
 	b = append(b, '{')
-	if in := m.Info; in != nil && in.Score != nil && in.Depth > 0 {
+	if in := m.Info; in != nil && in.Score != nil {
 		if *in.Score > 0 {
 			b = append(b, '+')
 		}

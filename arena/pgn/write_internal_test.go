@@ -18,8 +18,11 @@ func TestMoveComment(t *testing.T) {
 		{journal.MoveRecord{MS: 42.7, Info: &journal.SearchInfo{Depth: 1, Score: score(3)}}, "{+0.03/1 0.043s}"},
 		{journal.MoveRecord{MS: 0.2, Info: &journal.SearchInfo{Depth: 1, Score: score(1)}}, "{+0.01/1 0s}"},
 		{journal.MoveRecord{MS: 999.6}, "{1.0s}"},
-		// Score and depth only together, as cutechess writes them.
-		{journal.MoveRecord{MS: 5, Info: &journal.SearchInfo{Score: score(10)}}, "{0.005s}"},
+		// A score is never dropped: info depth 0 score 100 (or a score
+		// without a depth) is written with depth 0, as cutechess does.
+		{journal.MoveRecord{MS: 5, Info: &journal.SearchInfo{Score: score(100)}}, "{+1.00/0 0.005s}"},
+		{journal.MoveRecord{MS: 5, Info: &journal.SearchInfo{Score: score(-7)}}, "{-0.07/0 0.005s}"},
+		// A depth without a score is no evaluation: the time alone.
 		{journal.MoveRecord{MS: 5, Info: &journal.SearchInfo{Depth: 4, Nodes: 100}}, "{0.005s}"},
 	}
 	for _, tt := range tests {

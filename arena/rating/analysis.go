@@ -524,15 +524,15 @@ func (f *FitSummary) setDrawRate(fit *FitResult, games, draws int) string {
 	virtual := fit.Prior * float64(len(fit.Players)) / 2 // prior draws per player, each shared by two
 	switch {
 	case draws == 0 && fit.Model == BayesElo:
-		return fmt.Sprintf("no draw rate: none of the %d games was drawn, and bayeselo's draw parameter then only reflects the prior's %g virtual draws",
-			games, virtual)
+		return fmt.Sprintf("no draw rate: none of the %d games was drawn, and bayeselo's draw parameter then only reflects the prior's %g virtual draws (%g per player)",
+			games, virtual, fit.Prior)
 	case draws == 0:
 		return fmt.Sprintf("no draw rate: none of the %d games was drawn", games)
 	case fit.DrawFixed:
 		return "no draw rate: the games do not determine the draw parameter"
 	case virtual > float64(draws):
-		return fmt.Sprintf("no draw rate: the prior's %g virtual draws outnumber the %d drawn %s, so the fitted draw parameter mostly reflects the prior",
-			virtual, draws, plural(draws, "game", "games"))
+		return fmt.Sprintf("no draw rate: the prior's %g virtual draws (%g per player) outnumber the %d drawn %s, so the fitted draw parameter mostly reflects the prior",
+			virtual, fit.Prior, draws, plural(draws, "game", "games"))
 	}
 	f.DrawRate = finite(fit.DrawRate)
 	if f.DrawRate != nil {

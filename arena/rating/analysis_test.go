@@ -433,7 +433,7 @@ func TestDrawRateOnlyFromData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Fit.DrawRate != nil || !strings.Contains(strings.Join(a.Notes, " "), "virtual draws outnumber the 1 drawn game") {
+	if a.Fit.DrawRate != nil || !strings.Contains(strings.Join(a.Notes, " "), "3 virtual draws (2 per player) outnumber the 1 drawn game") {
 		t.Errorf("one draw: draw rate %v, notes %q", a.Fit.DrawRate, a.Notes)
 	}
 

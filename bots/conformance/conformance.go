@@ -186,9 +186,6 @@ type infoStats struct {
 	pvOff           []string // moves whose pv did not start with the move played (a few)
 }
 
-// infoFields names the fields counted in infoStats.fields.
-var infoFields = [5]string{"depth", "score", "nodes", "time", "pv"}
-
 // add counts the last info line of a move that played mv.
 func (s *infoStats) add(info *protocol.Info, mv string) {
 	s.moves++
@@ -204,6 +201,26 @@ func (s *infoStats) add(info *protocol.Info, mv string) {
 	if len(info.PV) > 0 && info.PV[0] != mv && len(s.pvOff) < 3 {
 		s.pvOff = append(s.pvOff, fmt.Sprintf("pv %s for move %s", info.PV[0], mv))
 	}
+}
+
+// fieldCounts says how many moves' last info lines carried each field:
+// "the last info line before a move gave a depth for 72 moves, a score for
+// 48 and a pv for 72" (the fields no line had left out).
+func (s *infoStats) fieldCounts() string {
+	what := [5]string{"a depth", "a score", "nodes", "a time", "a pv"}
+	var parts []string
+	for i, n := range s.fields {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s for %s", what[i], noun(n, "move", "moves")))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return "none of them gave a depth, score, nodes, time or pv"
+	case 1:
+		return "the last info line before a move gave " + parts[0]
+	}
+	return "the last info line before a move gave " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 func (c *checker) defaults() {
@@ -915,14 +932,8 @@ func (c *checker) infoLines(ctx context.Context) {
 		c.skip(name, "none of the bot's %s came with an info line", noun(s.moves, "move", "moves"))
 		return
 	}
-	var fields []string
-	for i, n := range s.fields {
-		if n > 0 {
-			fields = append(fields, fmt.Sprintf("%s %d", infoFields[i], n))
-		}
-	}
-	detail := fmt.Sprintf("%d of %s came with info lines that parse; the last one of each move had %s",
-		s.withInfo, noun(s.moves, "move", "moves"), strings.Join(fields, ", "))
+	detail := fmt.Sprintf("%d of %s came with info lines that parse; %s",
+		s.withInfo, noun(s.moves, "move", "moves"), s.fieldCounts())
 	if len(s.pvOff) > 0 {
 		detail += "; a pv should start with the move played: " + strings.Join(s.pvOff, ", ")
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func run(t *testing.T, cfg Config) *Report {
@@ -317,6 +318,32 @@ func TestCommand(t *testing.T) {
 					t.Errorf("arena %s: output lacks %q:\n%s", strings.Join(tt.args, " "), w, out.String())
 				}
 			}
+			// Every line fits a terminal of 80 columns.
+			for _, line := range strings.Split(out.String(), "\n") {
+				if n := utf8.RuneCountInString(line); n > 80 {
+					t.Errorf("arena %s: a line of %d columns:\n%s", strings.Join(tt.args, " "), n, line)
+				}
+			}
 		})
+	}
+}
+
+// TestInfoFieldCounts checks the words of the info check: how many moves'
+// last info lines carried each field, said so that a reader need not
+// guess what a bare number counts.
+func TestInfoFieldCounts(t *testing.T) {
+	for _, c := range []struct {
+		fields [5]int
+		want   string
+	}{
+		{[5]int{72, 44, 72, 2, 72}, "the last info line before a move gave a depth for 72 moves, a score for 44 moves, nodes for 72 moves, a time for 2 moves and a pv for 72 moves"},
+		{[5]int{0, 1, 0, 0, 0}, "the last info line before a move gave a score for 1 move"},
+		{[5]int{3, 0, 0, 0, 3}, "the last info line before a move gave a depth for 3 moves and a pv for 3 moves"},
+		{[5]int{}, "none of them gave a depth, score, nodes, time or pv"},
+	} {
+		s := infoStats{fields: c.fields}
+		if got := s.fieldCounts(); got != c.want {
+			t.Errorf("fields %v:\n got %q\nwant %q", c.fields, got, c.want)
+		}
 	}
 }
