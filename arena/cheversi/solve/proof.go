@@ -416,8 +416,8 @@ func (rd *proofReader) node(p *cheversi.Position, tag byte) (Value, error) {
 }
 
 // CheckLeaves solves n leaves of pr (all of them when n <= 0 or n is at
-// least their number), drawn at random from seed, with a Solver whose table
-// has tableBytes bytes, and reports the first whose value is not
+// least their number), drawn at random from seed, with a plain Solver (see
+// SolverOptions.Plain) whose table has tableBytes bytes, and reports the first whose value is not
 // the one the proof states. progress, when not nil, is called after each.
 func (pr *Proof) CheckLeaves(ctx context.Context, n int, seed uint64, tableBytes int64, progress func(done, total int, e Entry)) error {
 	idx := make([]int, len(pr.Leaves))
@@ -431,8 +431,9 @@ func (pr *Proof) CheckLeaves(ctx context.Context, n int, seed uint64, tableBytes
 	}
 	// One table serves every leaf: what it holds are facts about
 	// positions found by this check's own searches, true whatever the
-	// position a search starts from.
-	s := NewSolver(SolverOptions{TableBytes: tableBytes})
+	// position a search starts from. The search is the plain one, which
+	// does not share the solver's own code for the last plies.
+	s := NewSolver(SolverOptions{TableBytes: tableBytes, Plain: true})
 	for k, i := range idx {
 		leaf := pr.Leaves[i]
 		r, err := s.Solve(ctx, &leaf.Position)

@@ -154,3 +154,25 @@ func outcomeOf(m, c int) Value {
 	}
 	return Draw
 }
+
+// TestPlainAgrees compares the plain search with the full one on positions
+// from ply 9 on, where the last plies' own code does most of the work.
+func TestPlainAgrees(t *testing.T) {
+	rules, _ := cheversi.New("cheversi", nil)
+	r := rand.New(rand.NewPCG(31, 32))
+	full, plain := NewSolver(SolverOptions{TableBytes: 1 << 22}), NewSolver(SolverOptions{TableBytes: 1 << 22, Plain: true})
+	for i := range 40 {
+		p := randomPosition(t, r, rules, 9+i%5)
+		a, err := full.Margin(t.Context(), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := plain.Margin(t.Context(), &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Fatalf("%s: full search %d, plain %d", p.Text(), a, b)
+		}
+	}
+}

@@ -52,6 +52,12 @@ type SolverOptions struct {
 	// Table, when not nil, is used instead of a table of the Solver's own:
 	// Solvers working at once on positions of one rule set can share it.
 	Table *Table
+	// Plain leaves out the code of its own that the solver has for the
+	// last two plies under black_king_last, and the enhanced transposition
+	// cutoffs: every position is searched move by move. It is slower; a
+	// check of values found with them is then a search that does not
+	// share that code.
+	Plain bool
 }
 
 // Solver finds the exact value of Cheversi positions under any rule set by
@@ -65,8 +71,9 @@ type SolverOptions struct {
 // positions of one rule set: use a new Solver (or Clear the table) for
 // another rule set.
 type Solver struct {
-	s    searcher
-	stop atomic.Bool
+	s     searcher
+	stop  atomic.Bool
+	plain bool
 }
 
 // NewSolver returns a Solver.
@@ -79,8 +86,11 @@ func NewSolver(o SolverOptions) *Solver {
 		}
 		t = NewTable(size)
 	}
-	s := &Solver{}
+	s := &Solver{plain: o.Plain}
 	s.s = searcher{tt: t, ttPlies: 14, sortPlies: 14, etcPlies: 10, lastTwo: true, stop: &s.stop}
+	if o.Plain {
+		s.s.etcPlies, s.s.lastTwo = 0, false
+	}
 	return s
 }
 
@@ -101,7 +111,7 @@ func (s *Solver) ResetStats() { s.s.nodes = [cheversi.MaxPlies + 1]uint64{} }
 // prepare sets the search up for p's rule set and makes ctx stop it.
 func (s *Solver) prepare(ctx context.Context, p *cheversi.Position) (board, func() bool) {
 	o := p.Options()
-	s.s.kingLast = o.BlackKingLast && o.Scoring == cheversi.ScoreAttacks
+	s.s.kingLast = o.BlackKingLast && o.Scoring == cheversi.ScoreAttacks && !s.plain
 	s.stop.Store(false)
 	stop := context.AfterFunc(ctx, func() { s.stop.Store(true) })
 	return newBoard(p), stop
