@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/sandbox"
 	"github.com/arena-games/arena/protocol"
 )
 
@@ -898,8 +899,15 @@ func TestDoubleMove(t *testing.T) {
 // TestNoBotOutlivesArena kills an arena outright (kill -9) while it runs a
 // bot started through a shell script that does not exec it, and whose
 // children stay in its process group or leave it with setsid: none of
-// them may survive.
+// them may survive, whether the bot has a PID namespace of its own or,
+// where the machine denies namespaces, a supervisor.
 func TestNoBotOutlivesArena(t *testing.T) {
+	for _, ns := range []string{"on", "off"} {
+		t.Run("namespaces "+ns, func(t *testing.T) { noBotOutlivesArena(t, ns) })
+	}
+}
+
+func noBotOutlivesArena(t *testing.T, namespaces string) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -909,7 +917,7 @@ func TestNoBotOutlivesArena(t *testing.T) {
 	}
 	dir := t.TempDir()
 	arena := exec.Command(exe)
-	arena.Env = append(os.Environ(), envFakeArena+"="+dir)
+	arena.Env = append(os.Environ(), envFakeArena+"="+dir, sandbox.EnvNamespaces+"="+namespaces)
 	var stderr strings.Builder
 	arena.Stderr = &stderr
 	if err := arena.Start(); err != nil {
