@@ -34,7 +34,7 @@ func (r *runner) play(ctx context.Context, p *pool, g schedule.Scheduled, carry 
 		r.releaseHeld(ctx, p, carry)
 		return nil, nil
 	}
-	op := r.openingList()[g.Opening]
+	op := r.opening(g)
 	rec = &journal.Record{
 		ID: g.ID, Round: g.Round, PairKey: g.PairKey,
 		Opening:    journal.RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},

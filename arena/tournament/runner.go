@@ -16,6 +16,7 @@ import (
 
 	"github.com/arena-games/arena/arena/config"
 	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/openings"
 	"github.com/arena-games/arena/arena/pgn"
 	"github.com/arena-games/arena/arena/schedule"
 
@@ -50,6 +51,37 @@ type Options struct {
 	// Observer, when set, follows the games as they are played (a live
 	// view); see Observer.
 	Observer Observer
+	// Pool, when set, makes the pool the games are played through instead
+	// of the bot processes of this machine: Run calls it once the output
+	// directory is ready and the journal read, with the tournament to play
+	// (package workers returns a pool of workers on other machines). The
+	// bots are then neither started nor checked here.
+	Pool func(ctx context.Context, t *Tournament) (GamePool, error)
+}
+
+// Tournament is what a GamePool other than the local one needs to know of
+// the run it plays for (see Options.Pool).
+type Tournament struct {
+	Config *config.Config
+	// Manifest is the output directory's: its schedule fingerprint and
+	// creation time tell this tournament from any other.
+	Manifest *journal.Manifest
+	// Openings are the openings of the schedule; Scheduled.Opening
+	// indexes them.
+	Openings []openings.Opening
+	// Game returns the game of the schedule with the given ID, of those
+	// laid out so far (a Swiss or knockout lays its rounds out as the
+	// results come).
+	Game func(id int) (schedule.Scheduled, bool)
+	Dir  string // the output directory
+	// Logf writes a notice to the arena log and the progress output.
+	Logf func(format string, args ...any)
+	// Observer follows the games in flight (Options.Observer); nil
+	// without one.
+	Observer Observer
+	// Recorded reports whether the journal holds game id, recorded
+	// before the run or by it.
+	Recorded func(id int) bool
 }
 
 // Observer follows the games of a Run while they are played. Run calls it
@@ -171,6 +203,11 @@ type runner struct {
 	// of its own with pinEach; nil: none.
 	cpus    []int
 	pinEach bool
+	// logDir holds the bots' logs; "" means DIR/logs.
+	logDir string
+	// openingOf returns the opening of a game when the games do not come
+	// from the schedule (a Player's); nil: the schedule's.
+	openingOf func(g schedule.Scheduled) openings.Opening
 
 	noticeMu sync.Mutex
 	noticed  map[string]bool // bot and forfeit kind already shown on the terminal
@@ -450,7 +487,11 @@ func (r *runner) specs() (map[string]engine.Spec, error) {
 	self := r.opts.Self
 	out := make(map[string]engine.Spec, len(r.cfg.Bots))
 	for _, b := range r.cfg.Bots {
-		logPath := filepath.Join(r.dir, "logs", config.SafeFileName(b.Name)+".log")
+		logDir := r.logDir
+		if logDir == "" {
+			logDir = filepath.Join(r.dir, "logs")
+		}
+		logPath := filepath.Join(logDir, config.SafeFileName(b.Name)+".log")
 		log, err := engine.OpenLog(logPath, engine.DefaultLogLimit)
 		if err != nil {
 			return nil, fmt.Errorf("bot %q: open its log: %w", b.Name, err)
@@ -583,30 +624,6 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		err := r.finishRounds()
 		return r.summary(start), err
 	}
-	specs, err := r.specs()
-	if err != nil {
-		return nil, err
-	}
-	workers := min(r.cfg.Concurrency, r.pending)
-	p := newPool(ctx, specs, len(specs)+2*workers)
-	defer p.close()
-	if err := r.preflight(ctx, p); err != nil {
-		return nil, err
-	}
-
-	if p := r.opts.Progress; p != nil {
-		p.Started(ProgressStart{Name: r.cfg.Name, Games: r.goal, Recorded: r.goal - r.pending, Tally: r.tally.Clone(), Test: r.sprt.Short()})
-		r.started = true
-	}
-	name := r.cfg.Name
-	if sh := r.manifest.Shard; sh != nil {
-		name = fmt.Sprintf("%s, slice %s", name, sh)
-	}
-	r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.goal, workers, r.dir)
-	for _, n := range r.notes {
-		r.logf("%s", n)
-	}
-
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var src Source
@@ -618,11 +635,51 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		src = ss
 	}
 	rc := &recorder{r: r, cancel: cancel, src: src}
-	r.noteAffinity(workers)
-	local := &localPool{r: r, engines: p, workers: workers}
-	local.Play(runCtx, rc.take, rc.record)
+	var (
+		gp    GamePool
+		local *localPool
+		err   error
+	)
+	if r.opts.Pool != nil {
+		gp, err = r.opts.Pool(ctx, r.tournament(rc))
+	} else {
+		local, err = r.startLocal(ctx)
+		gp = local
+	}
+	if err != nil {
+		return nil, err
+	}
+	if local != nil {
+		defer local.engines.close()
+	}
+
+	if p := r.opts.Progress; p != nil {
+		p.Started(ProgressStart{Name: r.cfg.Name, Games: r.goal, Recorded: r.goal - r.pending, Tally: r.tally.Clone(), Test: r.sprt.Short()})
+		r.started = true
+	}
+	name := r.cfg.Name
+	if sh := r.manifest.Shard; sh != nil {
+		name = fmt.Sprintf("%s, slice %s", name, sh)
+	}
+	if local != nil {
+		r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.goal, local.workers, r.dir)
+	} else {
+		r.logf("%s: %d of %d games to play, by workers; output in %s", name, r.pending, r.goal, r.dir)
+	}
+	for _, n := range r.notes {
+		r.logf("%s", n)
+	}
+
+	if local != nil {
+		r.noteAffinity(local.workers)
+	}
+	gp.Play(runCtx, rc.take, rc.record)
 	played, plies, fatal := rc.played, rc.plies, rc.fatal
-	p.close()
+	var starts map[string]int
+	if local != nil {
+		local.engines.close()
+		starts = local.engines.starts()
+	}
 	// Every recorded game is on stable storage before Run returns.
 	if err := r.journal.Close(); err != nil && fatal == nil {
 		fatal = err
@@ -635,7 +692,7 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	}
 
 	sum := r.summary(start)
-	sum.Played, sum.Plies, sum.Starts = played, plies, p.starts()
+	sum.Played, sum.Plies, sum.Starts = played, plies, starts
 	switch {
 	case fatal != nil:
 		return sum, fatal
@@ -645,17 +702,56 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	return sum, nil
 }
 
+// startLocal starts the pool of bot processes of this machine, on
+// Config.Concurrency workers, and checks every bot before any game.
+func (r *runner) startLocal(ctx context.Context) (*localPool, error) {
+	specs, err := r.specs()
+	if err != nil {
+		return nil, err
+	}
+	workers := min(r.cfg.Concurrency, r.pending)
+	p := newPool(ctx, specs, len(specs)+2*workers)
+	if err := r.preflight(ctx, p); err != nil {
+		p.close()
+		return nil, err
+	}
+	return &localPool{r: r, engines: p, workers: workers}, nil
+}
+
+// tournament describes the run to the pool of Options.Pool.
+func (r *runner) tournament(rc *recorder) *Tournament {
+	return &Tournament{
+		Config: r.cfg, Manifest: r.manifest, Openings: r.openingList(), Game: rc.game, Dir: r.dir,
+		Logf: r.poolLogf, Observer: r.opts.Observer, Recorded: rc.has,
+	}
+}
+
+// opening returns the opening game g starts from.
+func (r *runner) opening(g schedule.Scheduled) openings.Opening {
+	if r.openingOf != nil {
+		return r.openingOf(g)
+	}
+	return r.openingList()[g.Opening]
+}
+
 // GamePool plays the games of a run on the bots. Run plays through its local
 // pool, which keeps the bots' processes alive from game to game on
-// Config.Concurrency workers; a pool of workers on other machines is
-// another implementation of the same interface.
+// Config.Concurrency workers; a pool of workers on other machines
+// (Options.Pool, package workers) is another implementation of the same
+// interface.
 type GamePool interface {
 	// Play plays the games next hands out until it hands out no more or
 	// ctx is done, several at a time, and calls record with every game
 	// played to its end; games abandoned when ctx is done are not
 	// recorded (a later run plays them). Both may be called from several
 	// goroutines at once. Play returns when no game is in flight.
-	Play(ctx context.Context, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record))
+	//
+	// record returns false once the run has stopped (the sequential test
+	// decided, or the journal failed): next then hands out no more games,
+	// and a pool that holds games it has not started drops them. A game
+	// recorded already is not recorded again: a pool may pass a game
+	// twice.
+	Play(ctx context.Context, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record) bool)
 }
 
 // Source hands a run the games to play, in the order to start them: for
@@ -710,7 +806,7 @@ type localPool struct {
 	workers int
 }
 
-func (lp *localPool) Play(ctx context.Context, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record)) {
+func (lp *localPool) Play(ctx context.Context, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record) bool) {
 	var wg sync.WaitGroup
 	for slot := range lp.workers {
 		wg.Add(1)
@@ -724,7 +820,7 @@ func (lp *localPool) Play(ctx context.Context, next func(context.Context) (sched
 
 // work plays games, one at a time, until none is left or ctx is canceled,
 // as the worker of the slot given (see runner.play).
-func (lp *localPool) work(ctx context.Context, slot int, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record)) {
+func (lp *localPool) work(ctx context.Context, slot int, next func(context.Context) (schedule.Scheduled, bool), record func(*journal.Record) bool) {
 	r, p := lp.r, lp.engines
 	// The engines of the last game, kept for the next (see heldEngine).
 	var held []heldEngine
@@ -759,6 +855,27 @@ type recorder struct {
 	plies   int
 	fatal   error
 	pgnBuf  []byte
+	// recorded are the games recorded by this run (r.done, which the
+	// source reads, holds those of the journal before it).
+	recorded journal.IDs
+}
+
+// has reports whether the journal holds game id.
+func (rc *recorder) has(id int) bool {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.r.done.Has(id) || rc.recorded.Has(id)
+}
+
+// game returns the game of the schedule with the given ID, of those laid
+// out so far.
+func (rc *recorder) game(id int) (schedule.Scheduled, bool) {
+	rc.mu.Lock() // a Swiss lays out its rounds as the games are recorded
+	defer rc.mu.Unlock()
+	if r := rc.r; r.rounds != nil {
+		return r.rounds.Game(id)
+	}
+	return rc.r.sched.Game(id)
 }
 
 // take returns the next game to play, if any. A game the source hands out
@@ -782,19 +899,26 @@ func (rc *recorder) isStopped() bool {
 }
 
 // record adds a finished game to the journal, the PGN/PDN file, the
-// progress and the sequential test.
-func (rc *recorder) record(rec *journal.Record) {
+// progress and the sequential test, unless the journal holds it already
+// (a pool of remote workers may receive a game twice). It returns whether
+// the run goes on.
+func (rc *recorder) record(rec *journal.Record) bool {
 	r := rc.r
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if rc.fatal != nil {
-		return // stopping after a failure
+		return false // stopping after a failure
+	}
+	if r.done.Has(rec.ID) || rc.recorded.Has(rec.ID) {
+		r.writeLog(fmt.Sprintf("game %d: received again, recorded once", rec.ID))
+		return !rc.stopped
 	}
 	if err := r.journal.Append(rec); err != nil {
 		rc.fatal, rc.stopped = err, true
 		rc.cancel()
-		return
+		return false
 	}
+	rc.recorded.Add(rec.ID)
 	rc.src.Recorded(rec)
 	if e, ok := rc.src.(interface{ Err() error }); ok && e.Err() != nil {
 		rc.fatal, rc.stopped = e.Err(), true
@@ -817,13 +941,14 @@ func (rc *recorder) record(rec *journal.Record) {
 		if err := r.sprt.Add(rec); err != nil {
 			rc.fatal, rc.stopped = err, true
 			rc.cancel()
-			return
+			return false
 		}
 		if r.sprt.Decided() {
 			rc.stopped = true
 			r.logf("%s; stopping the match", r.sprt)
 		}
 	}
+	return !rc.stopped
 }
 
 // preflight starts one process of every bot and checks its handshake and
@@ -947,6 +1072,16 @@ func (r *runner) writeLog(msg string) {
 	if r.logFile != nil {
 		fmt.Fprintf(r.logFile, "%s %s\n", time.Now().UTC().Format(time.RFC3339), msg)
 	}
+}
+
+// poolLogf is Tournament.Logf: a notice of the pool before the run starts
+// is shown with the run's plan.
+func (r *runner) poolLogf(format string, args ...any) {
+	if !r.started {
+		r.notes = append(r.notes, fmt.Sprintf(format, args...))
+		return
+	}
+	r.logf(format, args...)
 }
 
 // logf writes a notice to the arena log and the progress output.
