@@ -96,6 +96,19 @@ func sweepTable(s *sweep.Status) table {
 			{"Δ vs first", "the paired difference of the first mover's score from the first variant of the same strength, in percentage points, with its interval"},
 			{"Status", "running, or why the variant stopped and at which look"},
 		}}
+	if g := s.Groups(); g > 1 {
+		first := ""
+		for _, v := range s.Variants {
+			if v.Group == 0 {
+				first = v.Strength
+				break
+			}
+		}
+		h := "Δ vs " + first
+		t.Header = append(t.Header[:8], h, "Status")
+		t.Legend = append(t.Legend[:len(t.Legend)-1], legendItem{h, "the paired difference of the first mover's score from the same variant at " + first + ", in percentage points, with its interval"},
+			t.Legend[len(t.Legend)-1])
+	}
 	for g := range s.Groups() {
 		for rank, v := range sweepRanking(s, g) {
 			a := v.Arm
@@ -108,8 +121,16 @@ func sweepTable(s *sweep.Status) table {
 			if d := v.Versus; d != nil {
 				diff = fmt.Sprintf("%s [%s, %s]", pctSigned(d.Estimate), pctSigned(d.Lo), pctSigned(d.Hi))
 			}
-			t.Rows = append(t.Rows, []string{strconv.Itoa(rank + 1), v.Name, v.Strength, count(a.Openings),
-				wdl(v.Counts.Wins, v.Counts.Draws, v.Counts.Losses), score, dist, diff, armStatus(a)})
+			row := []string{strconv.Itoa(rank + 1), v.Name, v.Strength, count(a.Openings),
+				wdl(v.Counts.Wins, v.Counts.Draws, v.Counts.Losses), score, dist, diff}
+			if s.Groups() > 1 {
+				vs := dash
+				if d := v.VersusStrength; d != nil {
+					vs = fmt.Sprintf("%s [%s, %s]", pctSigned(d.Estimate), pctSigned(d.Lo), pctSigned(d.Hi))
+				}
+				row = append(row, vs)
+			}
+			t.Rows = append(t.Rows, append(row, armStatus(a)))
 		}
 	}
 	return t
@@ -168,15 +189,19 @@ func WriteSweepTerminal(w io.Writer, s *sweep.Status, width int) error {
 	fmt.Fprintln(ew, wrapText(sweepTitle(s), width))
 	fmt.Fprintln(ew, wrapText(sweepProgress(s), width))
 	fmt.Fprintln(ew)
-	right := func(i int, _ string) tw.Align {
-		if i == 1 || i == 2 || i == 8 {
+	right := func(_ int, h string) tw.Align {
+		if h == "Variant" || h == "Strength" || h == "Status" {
 			return tw.AlignLeft
 		}
 		return tw.AlignRight
 	}
-	drops := [][]string{{"W / D / L"}, {"W / D / L", "Δ vs first"}, {"W / D / L", "Δ vs first", "Openings"}}
+	vs := ""
+	if h := sweepTable(s).Header; len(h) > 9 {
+		vs = h[8]
+	}
+	drops := [][]string{{"W / D / L"}, {"W / D / L", vs}, {"W / D / L", vs, "Δ vs first"}, {"W / D / L", vs, "Δ vs first", "Openings"}}
 	if s.Groups() == 1 {
-		drops = append(drops, []string{"W / D / L", "Δ vs first", "Openings", "Strength"})
+		drops = append(drops, []string{"W / D / L", vs, "Δ vs first", "Openings", "Strength"})
 	}
 	text, err := renderFitting(sweepTable(s), right, width, drops...)
 	if err != nil {

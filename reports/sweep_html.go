@@ -63,6 +63,7 @@ type sweepChart struct {
 type sweepView struct {
 	Title, Progress, Note string
 	Race, Design, Plies   table
+	RaceNum               []bool // the race table's numeric columns
 	Reference             string
 	Key                   string
 	Chart                 *sweepChart
@@ -77,6 +78,9 @@ func WriteSweepHTML(w io.Writer, s *sweep.Status) error {
 	rows := sweepDesignRows(s)
 	v := sweepView{Title: sweepTitle(s), Progress: sweepProgress(s), Note: sweepNote(s), Race: sweepTable(s),
 		Design: designTable(rows), Plies: pliesTable(rows), Reference: s.Reference, Key: s.Key, Chart: sweepChartOf(s)}
+	for _, h := range v.Race.Header {
+		v.RaceNum = append(v.RaceNum, h != "Variant" && h != "Strength" && h != "Status")
+	}
 	ew := &errWriter{w: w}
 	if err := sweepTemplate.Execute(ew, v); err != nil {
 		return err

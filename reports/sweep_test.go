@@ -73,6 +73,11 @@ func testSweep(t testing.TB) *sweep.Status {
 				v.Versus = &d
 			}
 		}
+		if i >= 3 {
+			if d, ok := r.Difference(i, i-3); ok {
+				v.VersusStrength = &d
+			}
+		}
 		st.Variants = append(st.Variants, v)
 	}
 	return st

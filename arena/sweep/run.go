@@ -570,6 +570,12 @@ func (s *sweep) variant(a *arm) Variant {
 			break
 		}
 	}
+	if a.group > 0 {
+		first := s.arms[a.index%len(s.c.Variants)] // the same variant at the first strength
+		if d, ok := s.race.Difference(a.index, first.index); ok {
+			v.VersusStrength = &d
+		}
+	}
 	return v
 }
 

@@ -67,6 +67,10 @@ type Variant struct {
 	// Versus is the paired difference from the first variant of the same
 	// strength (nil for that one, and before enough shared openings).
 	Versus *race.Difference `json:"versus,omitempty"`
+	// VersusStrength is the paired difference from the same variant at the
+	// first strength (nil at that strength, and before enough shared
+	// openings).
+	VersusStrength *race.Difference `json:"versus_strength,omitempty"`
 	// Metrics are the design metrics of the games the race took.
 	Metrics metrics.Summary `json:"metrics"`
 }
