@@ -83,7 +83,10 @@ func margin(d metrics.Distribution) string {
 		return dash
 	}
 	mean := f1(d.Mean)
-	if d.Mean > 0 {
+	switch {
+	case mean == "-0.0" || mean == "0.0":
+		mean = "0.0"
+	case d.Mean > 0:
 		mean = "+" + mean
 	}
 	med := trimFloat(d.Median)

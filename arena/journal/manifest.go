@@ -2,6 +2,8 @@ package journal
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,6 +95,20 @@ type BotSetup struct {
 	// Limits describes its limits and sandbox as this machine gave them
 	// ("" without any).
 	Limits string `json:"limits,omitempty"`
+}
+
+// DataKey digests everything that decides the tournament's games: the
+// schedule's fingerprint (the rules, the openings, the pairings) and every
+// bot's setup (how it is started, its options, its time control and search
+// limits). Two tournaments with one key play the same games when their
+// bots are deterministic, as node-limited built-in bots are; a
+// fingerprint alone does not tell two strengths apart.
+func (m *Manifest) DataKey() string {
+	h := sha256.New()
+	h.Write([]byte(m.Fingerprint + "\n"))
+	setups, _ := json.Marshal(m.Setups)
+	h.Write(setups)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // ReadManifest reads the manifest of an output directory. The error wraps

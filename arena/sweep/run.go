@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -77,6 +76,7 @@ type arm struct {
 	dir      string
 	key      string
 	manifest *journal.Manifest
+	sched    *schedule.Schedule
 
 	points   map[int]float64 // the first mover's points by game ID
 	forfeit  map[int]bool
@@ -215,8 +215,40 @@ func (c *Config) newArm(index int, v []game.Setting, g int, nodes int64, opening
 		return nil, fmt.Errorf("variant %s, %s: %w", name, strength, err)
 	}
 	a.manifest = tournament.NewManifest(cfg, sched)
-	a.key = armKey(a.manifest)
+	a.key = a.manifest.DataKey()
+	a.sched = sched
 	return a, nil
+}
+
+// Layout is a sweep laid out without playing: the openings every variant
+// plays and the tournament of every variant at every strength, in the
+// order of Status.Variants.
+type Layout struct {
+	Openings []openings.Opening
+	Arms     []ArmLayout
+}
+
+// ArmLayout is the tournament of one variant at one strength.
+type ArmLayout struct {
+	Name, Strength string
+	Config         *config.Config
+	Schedule       *schedule.Schedule
+	// Key is the tournament's data key (journal.Manifest.DataKey).
+	Key string
+}
+
+// Lay lays the sweep out: its openings (drawn again) and every variant's
+// tournament, without writing or playing anything.
+func Lay(ctx context.Context, c *Config) (*Layout, error) {
+	s, err := plan(ctx, c, Options{ReportOnly: true}, false)
+	if err != nil {
+		return nil, err
+	}
+	l := &Layout{Openings: s.list}
+	for _, a := range s.arms {
+		l.Arms = append(l.Arms, ArmLayout{Name: a.name, Strength: a.strength, Config: a.cfg, Schedule: a.sched, Key: a.key})
+	}
+	return l, nil
 }
 
 // Recorded is one variant's games as a record of a sweep keeps them: the
@@ -272,16 +304,6 @@ func (c *Config) strengthLabel(nodes int64) string {
 		return strconv.FormatInt(c.Base.Time.Nodes, 10) + " nodes"
 	}
 	return c.Base.Time.String()
-}
-
-// armKey digests what decides an arm's games: its schedule's fingerprint
-// and its bots' setups.
-func armKey(m *journal.Manifest) string {
-	h := sha256.New()
-	h.Write([]byte(m.Fingerprint + "\n"))
-	setups, _ := json.Marshal(m.Setups)
-	h.Write(setups)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // dirs returns the tournament directories an arm's games may be in: its
