@@ -360,7 +360,18 @@ type BotConfig struct {
 	Limits *Limits `toml:"limits"`
 	// Rating seeds the bot in a Swiss or knockout with seeding = "rating".
 	Rating *float64 `toml:"rating"`
+	// Restart is when the bot's process is replaced: RestartOnError
+	// ("", the default: kept from game to game, replaced after it dies or
+	// misbehaves) or RestartAlways (a fresh process for every game, for
+	// engines that leak state from one game to the next).
+	Restart string `toml:"restart"`
 }
+
+// Values of BotConfig.Restart.
+const (
+	RestartOnError = "on-error"
+	RestartAlways  = "always"
+)
 
 // Error is a problem with a configuration, located by key and line,
 // or by the command-line flag that set the key.
@@ -1280,6 +1291,11 @@ func (c *Config) validateBot(e *keyErrors, i int, first map[string]int) {
 	}
 	if b.Limits != nil {
 		e.errs = append(e.errs, b.Limits.validate(c, path("limits"))...)
+	}
+	switch b.Restart {
+	case "", RestartOnError, RestartAlways:
+	default:
+		e.add(path("restart"), "unknown value %q (want %q or %q)", b.Restart, RestartAlways, RestartOnError)
 	}
 	if b.Nodes < 0 {
 		e.add(path("nodes"), "must not be negative")

@@ -167,6 +167,8 @@ func TestParseErrors(t *testing.T) {
 			[]string{"t.toml:11: bots[1].args: wrong type: want an array, got a string", "t.toml:13: bots[1].time.move: wrong type: want a duration such as \"2s\", got a boolean"}},
 		{"unknown key near a key elsewhere", "rounds = 2\n[game]\nname = \"cheversi\"\n" + twoBots,
 			[]string{"t.toml:1: rounds: unknown key (did you mean format.rounds?)"}},
+		{"bad restart", "[game]\nname = \"cheversi\"\n" + twoBots + "restart = \"sometimes\"\n",
+			[]string{`t.toml:11: bots[1].restart: unknown value "sometimes" (want "always" or "on-error")`}},
 		{"misspelt bot key", "[game]\nname = \"cheversi\"\n" + twoBots + "bultin = \"x\"\n",
 			[]string{"t.toml:11: bots.bultin: unknown key (did you mean bots.builtin?)"}},
 		{"duplicate bot", "[game]\nname = \"cheversi\"\n" + twoBots + "\n[[bots]]\nname = \"a\"\nbuiltin = \"greedy\"\n",

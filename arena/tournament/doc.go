@@ -18,7 +18,9 @@
 // of its own; journal.Merge combines the slices.
 //
 // The bots' processes are kept alive from game to game in a pool and
-// restarted only after they break. A Progress follows the run as a whole
+// restarted only after they break (or after every game, for a bot with
+// restart = "always"). Options.Drain stops a run after its games in
+// flight. A Progress follows the run as a whole
 // (the arena command draws its progress line from it); an Observer follows
 // the games in flight (the live page).
 //

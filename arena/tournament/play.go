@@ -68,9 +68,10 @@ func (r *runner) play(ctx context.Context, p *pool, g schedule.Scheduled, carry 
 // call; otherwise the worker writes it (releaseHeld) once it has recorded
 // the game and taken its next, and gives the engine back to the pool.
 type heldEngine struct {
-	bot  string
-	e    *engine.Engine
-	game int // the game it played, for the log
+	bot   string
+	e     *engine.Engine
+	game  int  // the game it played, for the log
+	close bool // closed once told: its bot restarts for every game
 }
 
 // releaseHeld writes the held gameovers of engines the worker does not
@@ -83,7 +84,7 @@ func (r *runner) releaseHeld(ctx context.Context, p *pool, held []heldEngine) {
 		if err != nil && botsFault(err) {
 			r.logf("game %d: %s: %v", h.game, h.bot, err)
 		}
-		p.put(h.bot, h.e, err != nil)
+		p.put(h.bot, h.e, err != nil || h.close)
 	}
 }
 
@@ -151,16 +152,20 @@ func (gp *gamePlay) get(c game.Color) (*engine.Engine, error) {
 // release returns the engines to the pool, but for those it keeps for the
 // worker's next game (held gameovers; see heldEngine).
 func (gp *gamePlay) release(ctx context.Context) (kept []heldEngine) {
+	var unused []heldEngine
 	for c, e := range gp.eng {
 		switch {
 		case e == nil:
+		case gp.inGame[c] && !gp.broken[c] && gp.r.restartAlways[gp.names[c]]:
+			// Told its game is over, then closed: a fresh process plays
+			// the bot's next game.
+			gp.r.releaseHeld(ctx, gp.p, []heldEngine{{bot: gp.names[c], e: e, game: gp.rec.ID, close: true}})
 		case gp.inGame[c] && !gp.broken[c]: // its gameover is held (finish)
 			kept = append(kept, heldEngine{bot: gp.names[c], e: e, game: gp.rec.ID})
 		default:
 			gp.p.put(gp.names[c], e, gp.broken[c])
 		}
 	}
-	var unused []heldEngine
 	for _, h := range gp.carry {
 		if h.e != nil {
 			unused = append(unused, h)

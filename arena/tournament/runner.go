@@ -51,6 +51,11 @@ type Options struct {
 	// Observer, when set, follows the games as they are played (a live
 	// view); see Observer.
 	Observer Observer
+	// Drain, when closed, stops the run after the games in flight: no
+	// game starts any more, those in flight are played to their end and
+	// recorded. Closed before the games start, it stops the run as a
+	// canceled context does.
+	Drain <-chan struct{}
 	// Pool, when set, makes the pool the games are played through instead
 	// of the bot processes of this machine: Run calls it once the output
 	// directory is ready and the journal read, with the tournament to play
@@ -160,16 +165,39 @@ var ErrBot = errors.New("bot rejected")
 // When ctx is canceled Run stops starting games, abandons the games in
 // flight (a later run plays them), closes every bot and returns the
 // summary of what is recorded together with an error wrapping ctx.Err().
+// When opts.Drain is closed it stops starting games, finishes those in
+// flight, and returns likewise, with an error wrapping context.Canceled
+// unless every game is recorded.
 // Other errors (configuration, output directory, a bot failing its check)
 // are returned before any game starts, with a nil summary; so is ctx's
 // error when it is canceled while the openings are prepared.
 func Run(ctx context.Context, cfg *config.Config, opts Options) (*Summary, error) {
-	r, err := prepare(ctx, cfg, opts)
+	// Until the games start, draining is stopping: nothing is in flight.
+	prep, stopPrep := untilClosed(ctx, opts.Drain)
+	defer stopPrep()
+	r, err := prepare(prep, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer r.release()
+	r.prep = prep
 	return r.run(ctx)
+}
+
+// untilClosed returns a context of ctx that is also canceled when ch is
+// closed (never, for a nil ch).
+func untilClosed(ctx context.Context, ch <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if ch != nil {
+		go func() { // ends with ctx
+			select {
+			case <-ch:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
 }
 
 // runner holds the state of one Run.
@@ -209,13 +237,23 @@ type runner struct {
 	// from the schedule (a Player's); nil: the schedule's.
 	openingOf func(g schedule.Scheduled) openings.Opening
 
+	// prep is the context of what comes before the games (starting the
+	// bots): Run's, canceled by Options.Drain too.
+	prep context.Context
+	// restartAlways holds the bots whose process is replaced after every
+	// game (restart = "always").
+	restartAlways map[string]bool
+
 	noticeMu sync.Mutex
 	noticed  map[string]bool // bot and forfeit kind already shown on the terminal
 }
 
 // prepare does everything up to, not including, starting bots.
 func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, err error) {
-	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, dir: outputDir(cfg, opts), noticed: map[string]bool{}}
+	r = &runner{cfg: cfg, opts: opts, rules: cfg.Rules, dir: outputDir(cfg, opts), noticed: map[string]bool{}, restartAlways: map[string]bool{}}
+	for _, b := range cfg.Bots {
+		r.restartAlways[b.Name] = b.Restart == config.RestartAlways
+	}
 	if cfg.Rules != nil && schedule.Progressive(cfg.Format.Kind) {
 		if r.rounds, err = layRounds(ctx, cfg, opts); err != nil {
 			return nil, err
@@ -634,14 +672,17 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		defer ss.stop()
 		src = ss
 	}
-	rc := &recorder{r: r, cancel: cancel, src: src}
+	// Draining stops handing out games; the games in flight go on.
+	takeCtx, stopTake := untilClosed(runCtx, r.opts.Drain)
+	defer stopTake()
+	rc := &recorder{r: r, cancel: cancel, src: src, takeCtx: takeCtx}
 	var (
 		gp    GamePool
 		local *localPool
 		err   error
 	)
 	if r.opts.Pool != nil {
-		gp, err = r.opts.Pool(ctx, r.tournament(rc))
+		gp, err = r.opts.Pool(r.prepContext(ctx), r.tournament(rc))
 	} else {
 		local, err = r.startLocal(ctx)
 		gp = local
@@ -698,6 +739,8 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		return sum, fatal
 	case ctx.Err() != nil && !sum.Complete:
 		return sum, fmt.Errorf("tournament stopped with %d of %d games recorded: %w", r.recorded, sum.Total, ctx.Err())
+	case takeCtx.Err() != nil && !sum.Complete && !r.sprt.Decided():
+		return sum, fmt.Errorf("tournament stopped after the games in flight, with %d of %d games recorded: %w", r.recorded, sum.Total, context.Canceled)
 	}
 	return sum, nil
 }
@@ -711,11 +754,21 @@ func (r *runner) startLocal(ctx context.Context) (*localPool, error) {
 	}
 	workers := min(r.cfg.Concurrency, r.pending)
 	p := newPool(ctx, specs, len(specs)+2*workers)
-	if err := r.preflight(ctx, p); err != nil {
+	if err := r.preflight(r.prepContext(ctx), p); err != nil {
 		p.close()
 		return nil, err
 	}
 	return &localPool{r: r, engines: p, workers: workers}, nil
+}
+
+// prepContext returns the context of what a run does before its games
+// start (starting and checking the bots): Run's, which Options.Drain also
+// cancels, as nothing is in flight yet to finish; ctx when there is none.
+func (r *runner) prepContext(ctx context.Context) context.Context {
+	if r.prep != nil {
+		return r.prep
+	}
+	return ctx
 }
 
 // tournament describes the run to the pool of Options.Pool.
@@ -848,6 +901,9 @@ type recorder struct {
 	r      *runner
 	cancel context.CancelFunc // stops the run after a fatal error
 	src    Source
+	// takeCtx is done when no more games are to be handed out: the run's
+	// context, or Options.Drain closed.
+	takeCtx context.Context
 
 	mu      sync.Mutex
 	stopped bool // the sequential test decided, or a fatal error: no more games
@@ -881,14 +937,27 @@ func (rc *recorder) game(id int) (schedule.Scheduled, bool) {
 // take returns the next game to play, if any. A game the source hands out
 // once the run has stopped is not played.
 func (rc *recorder) take(ctx context.Context) (schedule.Scheduled, bool) {
-	if rc.isStopped() || ctx.Err() != nil {
+	if rc.takeCtx != nil {
+		ctx = rc.takeCtx
+	}
+	if rc.isStopped() || ctx.Err() != nil || rc.drained() {
 		return schedule.Scheduled{}, false
 	}
 	g, ok := rc.src.Next(ctx)
-	if !ok || rc.isStopped() {
+	if !ok || rc.isStopped() || rc.drained() {
 		return schedule.Scheduled{}, false
 	}
 	return g, true
+}
+
+// drained reports whether Options.Drain is closed.
+func (rc *recorder) drained() bool {
+	select {
+	case <-rc.r.opts.Drain:
+		return true
+	default:
+		return false
+	}
 }
 
 // isStopped reports whether the run takes no more games.

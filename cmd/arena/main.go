@@ -28,6 +28,10 @@ type command struct {
 	summary string
 	hidden  bool // a helper the arena runs itself; not listed by help
 	run     func(ctx context.Context, args []string) error
+	// play, when set, runs the command instead of run: a command that
+	// plays a tournament, whose first Ctrl-C finishes the games in
+	// flight (see interrupts).
+	play func(ctx context.Context, in *interrupts, args []string) error
 }
 
 var commands = map[string]command{}
@@ -83,12 +87,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// The first SIGINT/SIGTERM cancels ctx so that a command can wind down
-	// cleanly; commands that need a second-signal hard exit handle it.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// cleanly; commands that need a second-signal hard exit handle it. A
+	// command that plays a tournament takes them itself (interrupts).
+	var in *interrupts
+	var ctx context.Context
+	if cmd.play != nil {
+		in = watchInterrupts(stderr)
+		defer in.stop()
+		ctx = in.ctx
+	} else {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
 	ctx, outputGone, stopWatch := stopOnClosedOutput(ctx)
 	defer stopWatch()
-	err := cmd.run(ctx, args[1:])
+	var err error
+	if cmd.play != nil {
+		err = cmd.play(ctx, in, args[1:])
+	} else {
+		err = cmd.run(ctx, args[1:])
+	}
 	if outputGone() || outputClosed() {
 		// Nobody reads what the command says any more (its last writes
 		// failed): it stopped as by an interrupt.

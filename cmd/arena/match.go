@@ -31,8 +31,8 @@ func init() {
 	register(command{
 		name:    "match",
 		summary: "play a tournament between bots given on the command line",
-		run: func(ctx context.Context, args []string) error {
-			return runMatch(ctx, args, os.Stdout, os.Stderr)
+		play: func(ctx context.Context, in *interrupts, args []string) error {
+			return runMatch(ctx, in, args, os.Stdout, os.Stderr)
 		},
 	})
 }
@@ -72,8 +72,13 @@ type botSpec struct {
 
 // runMatch is "arena match": the flags become a configuration document,
 // which is loaded, validated and played exactly as a file would be.
-func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	m, err := parseMatch(ctx, args, stderr)
+func runMatch(ctx context.Context, in *interrupts, args []string, stdout, stderr io.Writer) error {
+	prep, stopPrep := in.untilDrain(ctx)
+	defer stopPrep()
+	m, err := parseMatch(prep, args, stderr)
+	if prep.Err() != nil && ctx.Err() == nil {
+		return context.Canceled
+	}
 	if err != nil {
 		return err
 	}
@@ -84,15 +89,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "configuration written to %s (arena run %s plays or resumes this match)\n", m.save, shellQuote(m.save))
 	}
 
-	stop := hardExitOnSecondSignal(stderr)
-	defer stop()
-	var opts tournament.Options
+	again := commandLine(append([]string{"match"}, args...))
+	in.resumeWith(again)
+	opts := tournament.Options{Drain: in.drain}
 	progressOptions(&opts, stderr, m.quiet)
 	sum, err := tournament.Run(ctx, m.cfg, opts)
 	if sum == nil {
 		return err
 	}
-	return finishRun(stdout, stderr, commandLine(append([]string{"match"}, args...)), sum, err)
+	return finishRun(stdout, stderr, again, sum, err)
 }
 
 // match is a match as the command line describes it.

@@ -29,8 +29,8 @@ func init() {
 	register(command{
 		name:    "run",
 		summary: "play (or resume) a tournament described by a TOML configuration",
-		run: func(ctx context.Context, args []string) error {
-			return runTournament(ctx, args, os.Stdout, os.Stderr)
+		play: func(ctx context.Context, in *interrupts, args []string) error {
+			return runTournament(ctx, in, args, os.Stdout, os.Stderr)
 		},
 	})
 }
@@ -44,7 +44,7 @@ key, ...); a value of the file is checked even when a flag replaces it.
 
 Flags:`
 
-func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runTournament(ctx context.Context, in *interrupts, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", runUsage)
 	f := &matchFlags{cmd: "run", fs: fs}
 	f.configFlags(false)
@@ -71,7 +71,13 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	cfg, err := config.LoadWith(path, func(d *config.Document) error { return f.apply(ctx, d, path, dir, stderr) })
+	// Until the games start, Ctrl-C has nothing to finish: it stops.
+	prep, stopPrep := in.untilDrain(ctx)
+	defer stopPrep()
+	cfg, err := config.LoadWith(path, func(d *config.Document) error { return f.apply(prep, d, path, dir, stderr) })
+	if prep.Err() != nil && ctx.Err() == nil {
+		return context.Canceled
+	}
 	if err != nil && (onlyFlagErrors(err) || errors.As(err, new(usageError))) {
 		return usageError{err}
 	}
@@ -88,15 +94,14 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard", path)
 	}
 
-	// main cancels ctx on the first SIGINT/SIGTERM; the second one kills
-	// every bot's process group and exits at once (the kernel ends what
-	// the bots started with the first process of their PID namespaces,
-	// or their supervisors, told by their parent-death signal, kill it),
-	// so none survives the hard exit.
-	stop := hardExitOnSecondSignal(stderr)
-	defer stop()
-
-	opts := tournament.Options{Out: *out, Shard: shard}
+	// The first Ctrl-C drains the run (opts.Drain); SIGTERM cancels ctx;
+	// a second signal kills every bot's process group and exits at once
+	// (the kernel ends what the bots started with the first process of
+	// their PID namespaces, or their supervisors, told by their
+	// parent-death signal, kill it), so none survives the hard exit.
+	again := commandLine(append([]string{"run"}, args...))
+	in.resumeWith(again)
+	opts := tournament.Options{Out: *out, Shard: shard, Drain: in.drain}
 	progressOptions(&opts, stderr, *quiet)
 	var page *livePage
 	if *serve != "" {
@@ -114,9 +119,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if sum == nil {
 		return err
 	}
-	err = finishRun(stdout, stderr, commandLine(append([]string{"run"}, args...)), sum, err)
+	err = finishRun(stdout, stderr, again, sum, err)
 	if page != nil && err == nil {
-		page.stay(ctx, stderr)
+		page.stay(ctx, in.drain, stderr)
 	}
 	return err
 }

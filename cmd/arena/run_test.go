@@ -618,3 +618,77 @@ builtin = "random"
 		t.Errorf("journal: %v", err)
 	}
 }
+
+// TestFirstInterruptFinishesGamesInFlight interrupts a tournament once,
+// as Ctrl-C does: the games in flight are played to their end and
+// recorded, no other starts, and the arena says how to resume, with exit
+// status 130. SIGTERM instead stops at once, abandoning them.
+func TestFirstInterruptFinishesGamesInFlight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays part of a tournament")
+	}
+	config := writeTemp(t, "drain.toml", `name = "drain"
+concurrency = 2
+[game]
+name = "cheversi"
+[openings]
+plies = 2
+count = 50
+[time]
+move = "40ms"
+[[bots]]
+name = "a"
+builtin = "alphabeta"
+[[bots]]
+name = "b"
+builtin = "alphabeta"
+`)
+	for _, c := range []struct {
+		sig   syscall.Signal
+		say   string
+		drain bool
+	}{
+		{syscall.SIGINT, "finishing the games in flight, then stopping", true},
+		{syscall.SIGTERM, "games in flight are abandoned", false},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		cmd := arenaCommand(t, "run", "--out", out, config)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		journalPath := filepath.Join(out, journal.File)
+		lines := func() int {
+			data, _ := os.ReadFile(journalPath)
+			return bytes.Count(data, []byte("\n"))
+		}
+		for deadline := time.Now().Add(60 * time.Second); lines() < 1; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("no game recorded within 60s:\n%s", stderr.String())
+			}
+		}
+		at := lines()
+		cmd.Process.Signal(c.sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("%v: exit %v, want status 130\n%s", c.sig, err, stderr.String())
+		}
+		after := lines()
+		for _, w := range []string{c.say, "to play the rest, run again:"} {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%v: stderr does not say %q:\n%s", c.sig, w, stderr.String())
+			}
+		}
+		// Two workers: one game at least was in flight, and at most two.
+		if c.drain && (after < at+1 || after > at+2) {
+			t.Errorf("%v: %d games recorded at the signal, %d after it: want the games in flight (1 or 2) finished", c.sig, at, after)
+		}
+		if !c.drain && after > at+2 {
+			t.Errorf("%v: %d games recorded at the signal, %d after it", c.sig, at, after)
+		}
+	}
+}

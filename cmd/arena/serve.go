@@ -88,10 +88,14 @@ func startLive(ctx context.Context, dir, addr string, stderr io.Writer) (*livePa
 	return p, nil
 }
 
-// stay keeps the page up after the tournament, until ctx is done.
-func (p *livePage) stay(ctx context.Context, stderr io.Writer) {
+// stay keeps the page up after the tournament, until ctx is done or
+// interrupt is closed (Ctrl-C).
+func (p *livePage) stay(ctx context.Context, interrupt <-chan struct{}, stderr io.Writer) {
 	fmt.Fprintf(stderr, "the live page stays up at %s; Ctrl-C to stop\n", p.url)
-	<-ctx.Done()
+	select {
+	case <-ctx.Done():
+	case <-interrupt:
+	}
 }
 
 // stop stops the page and waits for it.
