@@ -682,7 +682,7 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 		err   error
 	)
 	if r.opts.Pool != nil {
-		gp, err = r.opts.Pool(r.prepContext(ctx), r.tournament(rc))
+		gp, err = r.opts.Pool(ctx, r.tournament(rc))
 	} else {
 		local, err = r.startLocal(ctx)
 		gp = local
