@@ -81,6 +81,9 @@ type htmlView struct {
 	Verdict                               string
 	Level                                 string
 	Standings                             table
+	Best, BestLegend                      string
+	Points                                table
+	CrossOmitted                          string
 	Ratings                               ratingChart
 	CrossNames                            []string
 	Cross                                 []crossRow
@@ -132,8 +135,16 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 		v.Finished = when(m.Finished)
 	}
 	v.Standings = standingsTable(a)
+	if v.Best = bestText(a); v.Best != "" {
+		v.BestLegend = bestLegend
+	}
+	v.Points = pointsTable(a)
 	v.Ratings = ratingsChart(a)
-	v.CrossNames, v.Cross = crossTable(a)
+	if n := len(a.Players); n <= maxCrossPlayers {
+		v.CrossNames, v.Cross = crossTable(a)
+	} else {
+		v.CrossOmitted = fmt.Sprintf("The cross table is drawn for up to %d players; with %d, the pairs table below details the pairs nearest each other in the ranking.", maxCrossPlayers, n)
+	}
 	v.Side = sideTable(a)
 	v.SideChart = sideBalanceChart(a)
 	v.ByPlayer = byPlayerTable(a)
@@ -180,6 +191,10 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	ew.Write(tail)
 	return ew.err
 }
+
+// maxCrossPlayers is the largest field whose cross table report.html
+// draws: the table has a cell for every two players.
+const maxCrossPlayers = 40
 
 // viewerPlaceholder stands for the game data in the rendered page: no
 // value the template writes can contain it (it holds a NUL byte, which

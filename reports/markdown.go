@@ -60,6 +60,13 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 
 	fmt.Fprintf(ew, "## Standings\n\n")
 	mdTable(ew, standingsTable(a), 2)
+	if b := bestText(a); b != "" {
+		fmt.Fprintf(ew, "%s\n\n%s\n\n", md(b), md(bestLegend))
+	}
+	if points := pointsTable(a); len(points.Rows) > 0 {
+		fmt.Fprintf(ew, "## Standings by points\n\n")
+		mdTable(ew, points, 2)
+	}
 
 	fmt.Fprintf(ew, "## Side balance\n\n%s\n\n", md(verdict(a)))
 	mdTable(ew, sideTable(a), 1)

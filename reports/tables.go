@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/arena-games/arena/arena/rating"
 )
@@ -283,4 +284,115 @@ func pairsTable(a *rating.Analysis) table {
 		t.Links = append(t.Links, gamesLink("bot", p.A, "vs", p.B))
 	}
 	return t
+}
+
+// pointsTable is the standings by points with their tiebreaks, in the
+// tournament's order; it has no rows without standings.
+func pointsTable(a *rating.Analysis) table {
+	var places, byes, buchholz bool
+	for _, s := range a.Standings {
+		places = places || s.Place > 0
+		byes = byes || s.Byes > 0
+		buchholz = buchholz || s.Buchholz != nil
+	}
+	t := table{Header: []string{"#", "Player"}}
+	if places {
+		t.Header = append(t.Header, "Place")
+	}
+	t.Header = append(t.Header, "Points", "Games", "W", "D", "L")
+	if byes {
+		t.Header = append(t.Header, "Byes")
+	}
+	t.Header = append(t.Header, "H2H")
+	if buchholz {
+		t.Header = append(t.Header, "Buchholz")
+	}
+	t.Header = append(t.Header, "SB")
+	for _, s := range a.Standings {
+		row := []string{strconv.Itoa(s.Rank), s.Name}
+		if places {
+			row = append(row, placeText(s.Place))
+		}
+		row = append(row, fmtPoints(s.Points), strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws), strconv.Itoa(s.Losses))
+		if byes {
+			row = append(row, strconv.Itoa(s.Byes))
+		}
+		h2h := dash
+		if s.HeadToHead != nil {
+			h2h = fmtPoints(*s.HeadToHead)
+		}
+		row = append(row, h2h)
+		if buchholz {
+			row = append(row, fmtPoints(*s.Buchholz))
+		}
+		t.Rows = append(t.Rows, append(row, fmtPoints(s.SonnebornBerger)))
+	}
+	order := "places, then points, then"
+	if !places {
+		order = "points, then"
+	}
+	tiebreaks := "head to head, Sonneborn–Berger, wins"
+	if buchholz {
+		tiebreaks = "head to head, Buchholz, Sonneborn–Berger, wins"
+	}
+	t.Legend = []legendItem{{"#", "rank by " + order + " the tiebreaks in this order: " + tiebreaks + ", then the name"}}
+	if places {
+		t.Legend = append(t.Legend, legendItem{"Place", "how far the bot went in the knockout: 1 the winner, 2 the finalist, 3 a semi-finalist, 5 a quarter-finalist, and so on; a bot still playing holds the place it is sure of"})
+	}
+	t.Legend = append(t.Legend, legendItem{"Points", "a win 1, a draw ½, forfeits included"})
+	if byes {
+		t.Legend = append(t.Legend, legendItem{"Byes", "rounds without an opponent; their points are in Points, and no game was played"})
+	}
+	t.Legend = append(t.Legend, legendItem{"H2H", "head to head: the points scored against the bots level with it (same points" + map[bool]string{true: " and place", false: ""}[places] + "), when each of them met each other; otherwise no tiebreak"})
+	if buchholz {
+		t.Legend = append(t.Legend, legendItem{"Buchholz", "the sum of the points of the opponents met, each once per round met; a bye counts the bot's own points"})
+	}
+	t.Legend = append(t.Legend, legendItem{"SB", "Sonneborn–Berger: the sum, over the opponents, of the points scored against each times that opponent's points"})
+	return t
+}
+
+// placeText writes a knockout place: "1", "2", "3–4", "5–8"...
+func placeText(p int) string {
+	if p <= 2 {
+		return strconv.Itoa(p)
+	}
+	return fmt.Sprintf("%d–%d", p, 2*(p-1))
+}
+
+// bestText says how sure the ranking is of its first player; "" without
+// the figure.
+func bestText(a *rating.Analysis) string {
+	b := a.Best
+	if b == nil {
+		return ""
+	}
+	s := fmt.Sprintf("Probability that %s, ranked first, is the strongest: %s", b.Player, pct(b.Probability))
+	var others []string
+	for _, c := range b.Contenders {
+		if c.Name != b.Player {
+			others = append(others, fmt.Sprintf("%s %s", c.Name, pct(c.Probability)))
+		}
+	}
+	if len(others) > 5 {
+		others = append(others[:5], fmt.Sprintf("%d more", len(others)-5))
+	}
+	if len(others) > 0 {
+		s += " (" + strings.Join(others, ", ") + ")"
+	}
+	return s + fmt.Sprintf(", from %s draws of the ratings (±%s).", count(b.Samples), pct(b.StdErr))
+}
+
+// bestLegend explains bestText.
+const bestLegend = "The probability comes from drawing the ratings many times from their fitted distribution (the one behind the intervals), combined with the spread of the field, so that a player ranked first partly by luck is not taken to be as strong as it looks; in brackets, the other players with at least a 0.1% chance."
+
+// knockoutOrSwiss reports whether the standings come from a format whose
+// table the reader follows by points (a knockout's places, a Swiss's
+// Buchholz).
+func knockoutOrSwiss(a *rating.Analysis) bool {
+	for _, s := range a.Standings {
+		if s.Place > 0 || s.Buchholz != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -76,10 +76,23 @@ func WriteTerminalWidth(w io.Writer, m Meta, a *rating.Analysis, width int) erro
 			noun(n, "game", "games"), plural(n, "is", "are")), width))
 	}
 	fmt.Fprintf(ew, "%s\n", wrapText(fmt.Sprintf("%d games; %s.", a.Games, modelLine(a, false)), width))
+	if b := bestText(a); b != "" {
+		fmt.Fprintf(ew, "%s\n", wrapText(b, width))
+	}
 	if m.Run != nil || len(m.Sources) > 0 {
 		fmt.Fprintf(ew, "%s\n", wrapText(runLine(m, a), width))
 	}
 	fmt.Fprintln(ew)
+	if knockoutOrSwiss(a) {
+		points := pointsTable(a)
+		text, err := renderFitting(points, standingsAlign, width, []string{"H2H", "Buchholz", "SB"}, []string{"H2H", "Buchholz", "SB", "W", "D", "L", "Byes"})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(ew, "%s\n", wrapText("Standings by points (ties broken by "+tiebreakWords(points)+"):", width))
+		io.WriteString(ew, text)
+		fmt.Fprintln(ew)
+	}
 
 	fmt.Fprintf(ew, "%s\n", wrapText(verdict(a), width))
 	side := sideTable(a)
@@ -193,4 +206,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+// tiebreakWords names the tiebreaks of a points table in order.
+func tiebreakWords(t table) string {
+	words := "head to head, Sonneborn–Berger, wins"
+	if slices.Contains(t.Header, "Buchholz") {
+		words = "head to head, Buchholz, Sonneborn–Berger, wins"
+	}
+	return words
 }

@@ -23,13 +23,23 @@ type Analysis struct {
 	// highest rating first.
 	Players []PlayerStats `json:"players"`
 	// LOS[i][j] is the likelihood that Players[i] is stronger than
-	// Players[j]; nil on the diagonal and between groups.
+	// Players[j]; nil on the diagonal and between groups. It is nil with
+	// more than MaxLOSPlayers players (see PlayerStats.LOSNext).
 	LOS [][]*float64 `json:"los"`
+	// Best is the probability that the top-ranked player is the strongest
+	// (nil when there is no such figure: a note says why).
+	Best *Best `json:"best"`
+	// Standings is the table by points, with the tiebreaks.
+	Standings []Standing `json:"standings"`
 	// Fit holds the fitted model parameters.
 	Fit FitSummary `json:"fit"`
 	// Pairs holds one entry per pair of players that met, A ranking above
-	// B, in ranking order of A then B.
-	Pairs []PairStats `json:"pairs"`
+	// B, in ranking order of A then B; at most Options.MaxPairs of them,
+	// those nearest each other in the ranking, PairsOmitted counting the
+	// others and OmittedGames their games.
+	Pairs        []PairStats `json:"pairs"`
+	PairsOmitted int         `json:"pairs_omitted,omitempty"`
+	OmittedGames int         `json:"omitted_games,omitempty"`
 	// SideBalance is about the colour that moved first.
 	SideBalance SideBalance `json:"side_balance"`
 	// Groups lists the connectivity groups, largest first. Ratings are
@@ -323,7 +333,7 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 		return nil, ErrNoGames
 	}
 	names, pos := t.sorted()
-	cells, sideCells := cellsOf(t.all, pos), cellsOf(t.side, pos)
+	cells, sideCells := t.cellsOf(pos, false), t.cellsOf(pos, true)
 	fit, err := fitAll(names, cells, opt)
 	if err != nil {
 		return nil, err
@@ -336,8 +346,17 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 		Notes:      slices.Clone(fit.Notes),
 	}
 	order, rank := ranking(fit)
-	a.LOS = losMatrix(fit, order)
-	a.Players = playerStats(fit, order, playerRecords(len(order), cells, sideCells), a.LOS, z)
+	if len(order) <= MaxLOSPlayers {
+		a.LOS = losMatrix(fit, order)
+	} else {
+		a.Notes = append(a.Notes, fmt.Sprintf("with %d players the likelihood of superiority is given for each player over the next, not for every two of them (up to %d players)", len(order), MaxLOSPlayers))
+	}
+	a.Players = playerStats(fit, order, playerRecords(len(order), cells, sideCells), z)
+	var note string
+	if a.Best, note = bestOf(fit, order); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	a.Standings = standings(names, cells, opt.Standings)
 	a.Groups = groupsOf(fit, order)
 	a.Fit = fitSummary(fit, opt, z)
 	if note := a.Fit.setDrawRate(fit, t.games, t.draws); note != "" {
@@ -349,7 +368,11 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 			"%d %s a pair key that does not make a colour-reversed pair of two games; %s only in the per-game figures",
 			bad, plural(bad, "game carries", "games carry"), plural(bad, "it counts", "they count")))
 	}
-	a.Pairs = t.pairStats(cells, pos, fit, rank, opt.Confidence)
+	a.Pairs, a.PairsOmitted, a.OmittedGames = t.pairStats(cells, pos, fit, rank, opt)
+	if a.PairsOmitted > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("%d of the %d pairs of players that met (%d games) are not detailed: the pairs table keeps the %d pairs nearest each other in the ranking",
+			a.PairsOmitted, a.PairsOmitted+len(a.Pairs), a.OmittedGames, len(a.Pairs)))
+	}
 	a.SideBalance = t.sideBalance(sideCells, opt)
 	if t.forfeits > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf(
@@ -432,7 +455,7 @@ func losMatrix(fit *FitResult, order []int) [][]*float64 {
 
 // playerStats is each player's line, by rank; z is the quantile of the
 // intervals.
-func playerStats(fit *FitResult, order []int, recs []playerRecord, los [][]*float64, z float64) []PlayerStats {
+func playerStats(fit *FitResult, order []int, recs []playerRecord, z float64) []PlayerStats {
 	n := len(order)
 	out := make([]PlayerStats, n)
 	for r, i := range order {
@@ -462,7 +485,7 @@ func playerStats(fit *FitResult, order []int, recs []playerRecord, los [][]*floa
 			p.Bound = "upper"
 		}
 		if r+1 < n {
-			p.LOSNext = los[r][r+1]
+			p.LOSNext = finite(fit.LOS(i, order[r+1]))
 		}
 		out[r] = p
 	}
@@ -616,7 +639,8 @@ func (p Pentanomial) reversed() Pentanomial { return Pentanomial{p[4], p[3], p[2
 
 // pairStats returns one entry per pair of players that met, from the side
 // of the one ranking higher.
-func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, confidence float64) []PairStats {
+func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, opt Options) (out []PairStats, omitted, omittedGames int) {
+	confidence := opt.Confidence
 	type key struct{ a, b int } // fit indices, a ranking above b
 	keyOf := func(x, y int) (k key, flipped bool) {
 		if rank[y] < rank[x] {
@@ -624,28 +648,49 @@ func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, c
 		}
 		return key{x, y}, false
 	}
-	counts := make(map[key]*WDL)
+	counts := make(map[key]WDL)
 	for _, c := range cells {
 		k, flipped := keyOf(c.f, c.s)
 		w := counts[k]
-		if w == nil {
-			w = new(WDL)
-			counts[k] = w
-		}
 		w.addCounts(c, flipped)
-	}
-	ptnml := make(map[key]Pentanomial)
-	for ids, p := range t.pairs {
-		k, flipped := keyOf(pos[ids[0]], pos[ids[1]]) // counted from ids[0]'s side
-		if flipped {
-			ptnml[k] = p.reversed()
-		} else {
-			ptnml[k] = *p
-		}
+		counts[k] = w
 	}
 	keys := make([]key, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
+	}
+	if len(keys) > opt.MaxPairs {
+		// The pairs nearest each other in the ranking, whose order the
+		// reader questions; then the higher-ranked first.
+		slices.SortFunc(keys, func(x, y key) int {
+			if c := cmp.Compare(rank[x.b]-rank[x.a], rank[y.b]-rank[y.a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(rank[x.a], rank[y.a])
+		})
+		for _, k := range keys[opt.MaxPairs:] {
+			w := counts[k]
+			omittedGames += w.Games()
+		}
+		omitted = len(keys) - opt.MaxPairs
+		keys = keys[:opt.MaxPairs]
+	}
+	kept := make(map[key]bool, len(keys))
+	for _, k := range keys {
+		kept[k] = true
+	}
+	ptnml := make(map[key]Pentanomial)
+	for ids, i := range t.pairs {
+		p := t.pents[i]
+		k, flipped := keyOf(pos[ids>>32], pos[uint32(ids)]) // counted from the first id's side
+		if !kept[k] {
+			continue
+		}
+		if flipped {
+			ptnml[k] = p.reversed()
+		} else {
+			ptnml[k] = p
+		}
 	}
 	slices.SortFunc(keys, func(x, y key) int {
 		if c := cmp.Compare(rank[x.a], rank[y.a]); c != 0 {
@@ -653,9 +698,9 @@ func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, c
 		}
 		return cmp.Compare(rank[x.b], rank[y.b])
 	})
-	out := make([]PairStats, 0, len(keys))
+	out = make([]PairStats, 0, len(keys))
 	for _, k := range keys {
-		c := *counts[k]
+		c := counts[k]
 		elo, margin := c.EloMargin(confidence)
 		ps := PairStats{
 			A: fit.Players[k.a], B: fit.Players[k.b],
@@ -675,7 +720,7 @@ func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, c
 		}
 		out = append(out, ps)
 	}
-	return out
+	return out, omitted, omittedGames
 }
 
 // sideBalance computes the first mover's figures over the games decided by

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -498,16 +499,43 @@ func (p *problem) ordoDrawRate(theta []float64) float64 {
 		}
 		return s
 	}
+	// The expected draws rise with d0: find where they meet the drawn
+	// games by regula falsi (the Illinois variant), which keeps the root
+	// bracketed like bisection but needs a tenth of the passes over the
+	// cells.
 	lo, hi := 0.0, 1.0
-	if expected(hi) <= draws {
+	flo, fhi := -draws, expected(hi)-draws
+	if fhi <= 0 {
 		return 1
 	}
-	for range 100 {
-		mid := (lo + hi) / 2
-		if expected(mid) < draws {
-			lo = mid
-		} else {
-			hi = mid
+	side := 0
+	for range 200 {
+		if hi-lo < 1e-15 {
+			break
+		}
+		mid := hi - fhi*(hi-lo)/(fhi-flo)
+		if !(mid > lo && mid < hi) {
+			mid = (lo + hi) / 2
+		}
+		fm := expected(mid) - draws
+		switch {
+		case fm == 0:
+			return mid
+		case fm < 0:
+			lo, flo = mid, fm
+			if side == -1 {
+				fhi /= 2
+			}
+			side = -1
+		default:
+			hi, fhi = mid, fm
+			if side == 1 {
+				flo /= 2
+			}
+			side = 1
+		}
+		if math.Abs(fm) < 1e-12*draws {
+			return mid
 		}
 	}
 	return (lo + hi) / 2
@@ -761,13 +789,9 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 	for i, name := range names {
 		index[name] = i
 	}
-	anchor := -1
-	if opt.Anchor != "" {
-		i, ok := index[opt.Anchor]
-		if !ok {
-			return nil, fmt.Errorf("%w: anchor %q played no game", ErrUnknownPlayer, opt.Anchor)
-		}
-		anchor = i
+	anchors, err := anchorIndex(index, opt)
+	if err != nil {
+		return nil, err
 	}
 	cells = slices.Clone(cells) // the prior adds to them
 	group, ngroups := groups(n, cells)
@@ -783,9 +807,27 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 	cells = res.withPrior(cells, opt)
 
 	p := &problem{model: opt.Model, n: n, cells: cells}
-	theta, info, cov, err := p.fit(res, referencePlayers(group, ngroups, anchor))
+	fixed := referencePlayers(group, ngroups, anchors)
+	notes := slices.Clone(res.Notes)
+	theta, info, cov, err := p.fit(res, fixed, anchors, opt.Offset, 1)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Model == BayesElo && len(anchors) > 1 {
+		// Anchors are displayed ratings, which bayeselo's scale (a
+		// function of drawElo) maps to the model's units: fit again at the
+		// fitted scale until it settles.
+		for range 8 {
+			scale := bayesScale(theta[p.drawIdx()])
+			res.Iterations, res.Notes = 0, slices.Clone(notes)
+			res.DrawFixed, res.AdvantageFixed = false, false
+			if theta, info, cov, err = p.fit(res, fixed, anchors, opt.Offset, scale); err != nil {
+				return nil, err
+			}
+			if math.Abs(bayesScale(theta[p.drawIdx()])-scale) < 1e-13 {
+				break
+			}
+		}
 	}
 	res.Advantage = theta[p.advIdx()]
 	cov = res.setDraws(p, theta, cov, opt)
@@ -799,7 +841,7 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.setRatings(theta[:n], ratingCov, anchor, opt.Offset)
+	res.setRatings(theta[:n], ratingCov, anchors, opt.Offset)
 	if ngroups > 1 {
 		res.Notes = append(res.Notes, fmt.Sprintf(
 			"the players form %d groups that never met each other; ratings are only comparable within a group", ngroups))
@@ -834,8 +876,7 @@ func (res *FitResult) setDraws(p *problem, theta []float64, cov *mat.SymDense, o
 	res.DrawRateLow, res.DrawRateHigh = math.NaN(), math.NaN()
 	if opt.Model == BayesElo {
 		res.DrawElo = theta[p.drawIdx()]
-		x := math.Pow(10, -res.DrawElo/400)
-		res.Scale = 4 * x / ((1 + x) * (1 + x))
+		res.Scale = bayesScale(res.DrawElo)
 		rate := func(de float64) float64 { return math.Tanh(bayesA * math.Max(de, 0) / 2) }
 		res.DrawRate = rate(res.DrawElo)
 		for a, i := range p.active {
@@ -857,52 +898,142 @@ func (res *FitResult) setDraws(p *problem, theta []float64, cov *mat.SymDense, o
 		// the sandwich form with the per-game variance of the fitted draw
 		// model. (When every game was drawn that variance is zero and the
 		// plain inverse is kept.)
-		meat := p.ordoMeat(theta, res.DrawRate)
-		var tmp, out mat.Dense
-		tmp.Mul(cov, meat)
-		out.Mul(&tmp, cov)
+		// (Dense copies: gonum multiplies two symmetric matrices element
+		// by element, but dense ones with its blocked kernels.)
+		var meat, covD, tmp, out mat.Dense
+		meat.CloneFrom(p.ordoMeat(theta, res.DrawRate))
+		covD.CloneFrom(cov)
+		tmp.Mul(&covD, &meat)
+		out.Mul(&tmp, &covD)
 		cov = symmetric(&out)
 	}
 	return cov
 }
 
-// setRatings sets the displayed ratings and their covariance from the
-// fitted ratings raw and their covariance: each group centred, or at the
-// anchor, scaled and offset.
-func (res *FitResult) setRatings(raw []float64, ratingCov mat.Matrix, anchor int, offset float64) {
-	n := len(raw)
-	display := displayMap(res.Group, res.Groups, anchor)
-	res.Ratings = make([]float64, n)
-	var shown mat.VecDense
-	shown.MulVec(display, mat.NewVecDense(n, raw))
-	for i := range n {
-		res.Ratings[i] = res.Scale*shown.AtVec(i) + offset
-	}
-	var tc, tct mat.Dense
-	tc.Mul(display, ratingCov)
-	tct.Mul(&tc, display.T())
-	tct.Scale(res.Scale*res.Scale, &tct)
-	res.cov = symmetric(&tct)
+// bayesScale is bayeselo's display scale 4x/(1+x)² with
+// x = 10^(-drawElo/400).
+func bayesScale(drawElo float64) float64 {
+	x := math.Pow(10, -drawElo/400)
+	return 4 * x / ((1 + x) * (1 + x))
 }
 
-// referencePlayers marks one player per group whose rating stays at 0
-// while fitting: the anchor in its group, the first player elsewhere.
-func referencePlayers(group []int, ngroups, anchor int) []bool {
-	ref := make([]int, ngroups)
-	for g := range ref {
-		ref[g] = -1
+// anchorIndex returns the anchored players' displayed ratings by index:
+// Options.Anchor at Options.Offset, or Options.Anchors.
+func anchorIndex(index map[string]int, opt Options) (map[int]float64, error) {
+	out := map[int]float64{}
+	add := func(name string, rating float64) error {
+		i, ok := index[name]
+		if !ok {
+			return fmt.Errorf("%w: anchor %q played no game", ErrUnknownPlayer, name)
+		}
+		out[i] = rating
+		return nil
 	}
-	if anchor >= 0 {
-		ref[group[anchor]] = anchor
-	}
-	for i, g := range group {
-		if ref[g] < 0 {
-			ref[g] = i
+	if opt.Anchor != "" {
+		if err := add(opt.Anchor, opt.Offset); err != nil {
+			return nil, err
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(opt.Anchors)) {
+		if err := add(name, opt.Anchors[name]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// setRatings sets the displayed ratings and their covariance from the
+// fitted ratings raw and their covariance v (n×n): each group without an
+// anchor centred (on offset once scaled), each group with anchors where
+// they put it; then scaled and offset.
+//
+// Centring group g is the map T = I - 1_g·a_gᵀ, a_g averaging over g's
+// members, so the covariance T·V·Tᵀ is computed entry by entry as
+// V_ij - (V·a_g(j))_i - (V·a_g(i))_j + a_g(i)ᵀ·V·a_g(j), in O(n²) rather
+// than by multiplying n×n matrices.
+func (res *FitResult) setRatings(raw []float64, v *mat.Dense, anchors map[int]float64, offset float64) {
+	n := len(raw)
+	anchored := make([]bool, res.Groups)
+	for i := range anchors {
+		anchored[res.Group[i]] = true
+	}
+	members := make([][]int, res.Groups)
+	for i, g := range res.Group {
+		members[g] = append(members[g], i)
+	}
+	// Each group's centre, and V·a_g for the centred groups.
+	centre := make([]float64, res.Groups)
+	va := make([][]float64, res.Groups)
+	for g, ms := range members {
+		if anchored[g] {
+			continue
+		}
+		w := 1 / float64(len(ms))
+		va[g] = make([]float64, n)
+		for _, k := range ms {
+			centre[g] += w * raw[k]
+			for i := range n {
+				va[g][i] += w * v.At(i, k)
+			}
+		}
+	}
+	// aVa[g][h] = a_gᵀ·V·a_h.
+	aVa := make([][]float64, res.Groups)
+	for g := range aVa {
+		aVa[g] = make([]float64, res.Groups)
+		if anchored[g] {
+			continue
+		}
+		w := 1 / float64(len(members[g]))
+		for h := range res.Groups {
+			if anchored[h] {
+				continue
+			}
+			for _, k := range members[g] {
+				aVa[g][h] += w * va[h][k]
+			}
+		}
+	}
+	res.Ratings = make([]float64, n)
+	for i := range n {
+		res.Ratings[i] = res.Scale*(raw[i]-centre[res.Group[i]]) + offset
+	}
+	for i, r := range anchors {
+		res.Ratings[i] = r // as given, not through the scale's rounding
+	}
+	cov := mat.NewSymDense(n, nil)
+	s2 := res.Scale * res.Scale
+	for i := range n {
+		gi := res.Group[i]
+		for j := i; j < n; j++ {
+			gj := res.Group[j]
+			x := v.At(i, j)
+			if va[gj] != nil {
+				x -= va[gj][i]
+			}
+			if va[gi] != nil {
+				x -= va[gi][j]
+			}
+			x += aVa[gi][gj]
+			cov.SetSym(i, j, s2*x)
+		}
+	}
+	res.cov = cov
+}
+
+// referencePlayers marks the players whose rating is held while fitting:
+// the anchors, and in each group without one its first player (at 0: the
+// group is centred afterwards).
+func referencePlayers(group []int, ngroups int, anchors map[int]float64) []bool {
 	isRef := make([]bool, len(group))
-	for _, r := range ref {
-		isRef[r] = true
+	has := make([]bool, ngroups)
+	for i := range anchors {
+		isRef[i], has[group[i]] = true, true
+	}
+	for i, g := range group {
+		if !has[g] {
+			isRef[i], has[g] = true, true
+		}
 	}
 	return isRef
 }
@@ -912,7 +1043,10 @@ func referencePlayers(group []int, ngroups, anchor int) []bool {
 // determine (it runs away, or the information matrix is singular) is held
 // at a neutral value and the fit repeated; res records that. It returns
 // the parameters, the information matrix and its inverse over p.active.
-func (p *problem) fit(res *FitResult, isRef []bool) (theta []float64, info, cov *mat.SymDense, err error) {
+//
+// The anchors are held at their displayed ratings, less offset, divided
+// by scale (the model's units); the other references at 0.
+func (p *problem) fit(res *FitResult, isRef []bool, anchors map[int]float64, offset, scale float64) (theta []float64, info, cov *mat.SymDense, err error) {
 	fitAdv, fitDraw := true, p.model == BayesElo
 	fixDraw := func() {
 		fitDraw = false
@@ -929,6 +1063,20 @@ func (p *problem) fit(res *FitResult, isRef []bool) (theta []float64, info, cov 
 	theta = make([]float64, p.n+2)
 	for attempt := 0; ; attempt++ {
 		clear(theta)
+		// The anchors at their ratings, and the other players of their
+		// groups starting at the anchors' mean, so that no game starts
+		// out impossibly lopsided.
+		sums, counts := map[int]float64{}, map[int]float64{}
+		for i, r := range anchors {
+			theta[i] = (r - offset) / scale
+			sums[res.Group[i]] += theta[i]
+			counts[res.Group[i]]++
+		}
+		for i := range p.n {
+			if _, ok := anchors[i]; !ok && counts[res.Group[i]] > 0 {
+				theta[i] = sums[res.Group[i]] / counts[res.Group[i]]
+			}
+		}
 		theta[p.drawIdx()] = DefaultDrawElo
 		if fitDraw {
 			theta[p.drawIdx()] = startDrawElo(p.cells)
@@ -1000,31 +1148,6 @@ func (p *problem) ratingCovariance(info, cov *mat.SymDense) (*mat.Dense, error) 
 		}
 	}
 	return full, nil
-}
-
-// displayMap returns the linear map from fitted ratings to displayed ones
-// (before scaling and offset): each group centred on its mean, or on the
-// anchor in the anchor's group.
-func displayMap(group []int, ngroups, anchor int) *mat.Dense {
-	n := len(group)
-	members := make([]int, ngroups)
-	for _, g := range group {
-		members[g]++
-	}
-	t := mat.NewDense(n, n, nil)
-	for i, g := range group {
-		t.Set(i, i, 1)
-		if anchor >= 0 && g == group[anchor] {
-			t.Set(i, anchor, t.At(i, anchor)-1)
-			continue
-		}
-		for j, h := range group {
-			if h == g {
-				t.Set(i, j, t.At(i, j)-1/float64(members[g]))
-			}
-		}
-	}
-	return t
 }
 
 // invert returns the inverse of a positive definite matrix.

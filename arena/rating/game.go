@@ -158,6 +158,13 @@ const (
 	// DefaultDrawElo is bayeselo's starting drawElo, used when the data do
 	// not determine the draw parameter.
 	DefaultDrawElo = 97.3
+	// DefaultMaxPairs is how many pairs of players an Analysis details by
+	// default.
+	DefaultMaxPairs = 2000
+	// MaxLOSPlayers is the most players whose likelihoods of superiority
+	// an Analysis gives for every two of them (Analysis.LOS); with more,
+	// only each player's over the next (PlayerStats.LOSNext).
+	MaxLOSPlayers = 100
 )
 
 // Options tunes the fit and the statistics. The zero value is the BayesElo
@@ -168,6 +175,12 @@ type Options struct {
 	// Anchor, when not empty, fixes that player's rating at Offset instead
 	// of centring the ratings of its group on Offset.
 	Anchor string
+	// Anchors fixes the rating of each player named (Ordo's -m multiple
+	// anchors): a group of players with anchors is placed by them, a
+	// group without one centred on Offset. With several anchors in a
+	// group their differences constrain the fit. An Anchor and Anchors
+	// may be given together.
+	Anchors map[string]float64
 	// Offset is added to every rating: the average of each group when
 	// ratings are centred, the anchor's rating when anchored. 0 by default.
 	Offset float64
@@ -179,6 +192,13 @@ type Options struct {
 	// Confidence is the level of intervals, in (0, 1); 0 means
 	// DefaultConfidence.
 	Confidence float64
+	// Standings says what the tournament's format adds to the standings
+	// by points (byes, a knockout's places, Buchholz).
+	Standings StandingOptions
+	// MaxPairs bounds the pairs of players detailed in Analysis.Pairs (0
+	// means DefaultMaxPairs): beyond it, the pairs nearest each other in
+	// the ranking are kept, and Analysis.PairsOmitted counts the others.
+	MaxPairs int
 	// Reference, when not nil, is a side-balance figure from elsewhere that
 	// the Analysis sets beside its own (human games of Cheversi, say; see
 	// game.Referenced).
@@ -194,6 +214,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Confidence == 0 {
 		o.Confidence = DefaultConfidence
+	}
+	if o.MaxPairs <= 0 {
+		o.MaxPairs = DefaultMaxPairs
 	}
 	switch {
 	case math.IsNaN(o.Prior) || math.IsInf(o.Prior, 0) || o.Prior < 0:

@@ -2,6 +2,8 @@ package rating
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"math"
 	"strings"
 
@@ -32,9 +34,11 @@ func fitOrdoBounds(names []string, cells []cell, opt Options) (*FitResult, error
 	for i, name := range names {
 		index[name] = i
 	}
-	if i, ok := index[opt.Anchor]; ok && bound[i] != 0 {
-		return nil, fmt.Errorf("%w: anchor %q won or lost every game, so the ordo model gives it only a bound; anchor another player",
-			ErrBadOptions, opt.Anchor)
+	for _, a := range append(slices.Sorted(maps.Keys(opt.Anchors)), opt.Anchor) {
+		if i, ok := index[a]; ok && bound[i] != 0 {
+			return nil, fmt.Errorf("%w: anchor %q won or lost every game, so the ordo model gives it only a bound; anchor another player",
+				ErrBadOptions, a)
+		}
 	}
 	var rest []cell
 	for _, c := range cells {

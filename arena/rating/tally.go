@@ -23,15 +23,21 @@ type Tally struct {
 	index map[string]int // player name -> id, in order of appearance
 	names []string
 
-	all, side map[[2]int]*WDL // first mover's record by (first mover, second mover)
-	games     int
+	// The first mover's record by (first mover, second mover): every
+	// game, and the side balance's games. cells maps a key (pairKey) to
+	// its place in counts; counts hold no pointers, so that the collector
+	// has nothing to scan in them.
+	cells  map[uint64]int32
+	counts []cellCount
+	games  int
 	draws     int
 	forfeits  int
 	whites    int // side games in which White moved first
 	blacks    int
 
 	openings map[string]*openingTally // side games by opening
-	pairs    map[[2]int]*Pentanomial  // colour-reversed pairs by (lower id, higher id), from the lower id's side
+	pairs    map[uint64]int32         // colour-reversed pairs by (lower id, higher id): index into pents
+	pents    []Pentanomial            // from the lower id's side
 	sidePair Pentanomial              // the first mover's points per pair decided by play
 	open     map[string]openGame      // first games of incomplete pairs, by key
 	bad      int                      // games whose key made no pair
@@ -64,10 +70,9 @@ func (t *Tally) Add(g Game) error {
 	}
 	if t.index == nil {
 		t.index = make(map[string]int)
-		t.all = make(map[[2]int]*WDL)
-		t.side = make(map[[2]int]*WDL)
+		t.cells = make(map[uint64]int32)
 		t.openings = make(map[string]*openingTally)
-		t.pairs = make(map[[2]int]*Pentanomial)
+		t.pairs = make(map[uint64]int32)
 		t.open = make(map[string]openGame)
 	}
 	white, black := t.id(g.White), t.id(g.Black)
@@ -84,11 +89,12 @@ func (t *Tally) Add(g Game) error {
 		firstPoints = 0
 	}
 	t.games++
-	count(t.all, [2]int{first, second}).add(firstPoints)
+	c := t.cell(first, second)
+	c.all.add(firstPoints)
 	if !g.decidedByPlay() {
 		t.forfeits++
 	} else {
-		count(t.side, [2]int{first, second}).add(firstPoints)
+		c.side.add(firstPoints)
 		if g.FirstMover == game.White {
 			t.whites++
 		} else {
@@ -123,12 +129,13 @@ func (t *Tally) Add(g Game) error {
 	if prev.white != lo {
 		points = 2 - points
 	}
-	p := t.pairs[[2]int{lo, hi}]
-	if p == nil {
-		p = new(Pentanomial)
-		t.pairs[[2]int{lo, hi}] = p
+	k, ok := t.pairs[pairKey(lo, hi)]
+	if !ok {
+		k = int32(len(t.pents))
+		t.pairs[pairKey(lo, hi)] = k
+		t.pents = append(t.pents, Pentanomial{})
 	}
-	p.addPair(points)
+	t.pents[k].addPair(points)
 	if prev.byPlay && this.byPlay {
 		t.sidePair.addPair(prev.firstPoints + this.firstPoints)
 	}
@@ -146,13 +153,38 @@ func (t *Tally) id(name string) int {
 	return i
 }
 
-func count(m map[[2]int]*WDL, k [2]int) *WDL {
-	c := m[k]
-	if c == nil {
-		c = new(WDL)
-		m[k] = c
+// cellCount is the first mover's record between two players: every game,
+// and the side balance's games.
+type cellCount struct{ all, side wdl32 }
+
+// wdl32 counts wins, draws and losses compactly.
+type wdl32 struct{ w, d, l int32 }
+
+func (c *wdl32) add(points float64) {
+	switch points {
+	case 1:
+		c.w++
+	case 0:
+		c.l++
+	default:
+		c.d++
 	}
-	return c
+}
+
+func (c wdl32) games() int32 { return c.w + c.d + c.l }
+
+// pairKey packs two player ids into a map key.
+func pairKey(a, b int) uint64 { return uint64(a)<<32 | uint64(uint32(b)) }
+
+// cell returns the counts of the games first moved first against second.
+func (t *Tally) cell(first, second int) *cellCount {
+	k, ok := t.cells[pairKey(first, second)]
+	if !ok {
+		k = int32(len(t.counts))
+		t.cells[pairKey(first, second)] = k
+		t.counts = append(t.counts, cellCount{})
+	}
+	return &t.counts[k]
 }
 
 // sorted returns the players' names in order and, for each id, its
@@ -167,12 +199,20 @@ func (t *Tally) sorted() (names []string, pos []int) {
 	return names, pos
 }
 
-// cellsOf turns counts by (first, second) id into cells indexed by
-// position.
-func cellsOf(m map[[2]int]*WDL, pos []int) []cell {
-	cells := make([]cell, 0, len(m))
-	for k, c := range m {
-		cells = append(cells, cell{f: pos[k[0]], s: pos[k[1]], w: float64(c.Wins), d: float64(c.Draws), l: float64(c.Losses)})
+// cellsOf turns the counts by (first, second) id into cells indexed by
+// position: of every game, or of the side balance's games when side is
+// true. Cells without games are left out.
+func (t *Tally) cellsOf(pos []int, side bool) []cell {
+	cells := make([]cell, 0, len(t.counts))
+	for k, i := range t.cells {
+		c := t.counts[i].all
+		if side {
+			c = t.counts[i].side
+		}
+		if c.games() == 0 {
+			continue
+		}
+		cells = append(cells, cell{f: pos[k>>32], s: pos[uint32(k)], w: float64(c.w), d: float64(c.d), l: float64(c.l)})
 	}
 	sortCells(cells)
 	return cells

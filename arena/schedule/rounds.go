@@ -364,6 +364,18 @@ func (r *Rounds) scoreSwiss() {
 	}
 }
 
+// RoundsScored returns the number of Swiss rounds whose games are all
+// recorded (0 for a knockout).
+func (r *Rounds) RoundsScored() int {
+	if r.swiss == nil {
+		return 0
+	}
+	if r.open == 0 {
+		return r.swiss.round
+	}
+	return r.swiss.round - 1
+}
+
 // Byes returns, for each bot that had a bye, the rounds (from 1) in which
 // it had one. A bye is no game: the points it scores (Plan.ByeHalfPoints)
 // count in the Swiss standings, not in the ratings.

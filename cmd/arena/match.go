@@ -155,8 +155,8 @@ func (f *matchFlags) configFlags(withOut bool) {
 	}
 	key("seed", "seed", "`SEED` of the random openings")
 	key("concurrency", "concurrency", "`N` games played at a time (default: the number of CPUs)")
-	key("format", "format.kind", "`FORMAT`: round-robin or gauntlet")
-	key("rounds", "format.rounds", "`N` rounds, each playing every opening of every pairing with both colours")
+	key("format", "format.kind", "`FORMAT`: round-robin, gauntlet, swiss or knockout")
+	key("rounds", "format.rounds", "`N` rounds, each playing every opening of every pairing with both colours (a swiss: its rounds)")
 	fs.Func("movetime", "fixed `TIME` per move, e.g. 200ms (default 1s); replaces a clock", func(v string) error {
 		src := "--movetime " + shellQuote(v)
 		f.sets = append(f.sets, unsetTime(src, "base", "increment", "moves")...)
@@ -422,6 +422,9 @@ func fitGames(ctx context.Context, doc *config.Document, n int, path, dir string
 	}
 	if cfg.Openings.Limit > 0 {
 		return usagef("--games sets openings.limit itself: give one or the other")
+	}
+	if schedule.Progressive(cfg.Format.Kind) {
+		return usagef("--games: a %s's games follow from its bots and rounds (--rounds for a swiss, --set format.games=N for a knockout's matches)", cfg.Format.Kind)
 	}
 	openings, err := config.LoadOpenings(ctx, cfg)
 	if err != nil {

@@ -110,6 +110,8 @@ func TestMatchSameRulesAsFiles(t *testing.T) {
 			"repetition, quiet_moves and max_plies are all off: a game could go on forever; keep at least one"},
 		{[]string{"--movetime", "soon"}, "", "[time]\nmove = \"soon\"\n", "--movetime soon", "time.move", `invalid duration: "soon"`},
 		{[]string{"--format", "ladder"}, "", "[format]\nkind = \"ladder\"\n", "--format ladder", "format.kind", `unknown format "ladder" (want "round-robin", "gauntlet", "swiss" or "knockout")`},
+		{[]string{"--format", "knockout", "--set", "format.games=3"}, "", "[format]\nkind = \"knockout\"\ngames = 3\n", "--set format.games=3", "format.games",
+			"a match plays colour-reversed pairs of games: want an even number, at least 2, got 3"},
 		{[]string{"--format", "gauntlet", "--players", "zed"}, "", "[format]\nkind = \"gauntlet\"\nplayers = [\"zed\"]\n",
 			"--players zed", "format.players", `no bot is named "zed"`},
 		{[]string{"--sprt", "elo0=5,elo1=0"}, "", "[sprt]\nelo0 = 5\nelo1 = 0\n", "--sprt elo0=5,elo1=0", "sprt", "bad rating options: SPRT needs elo0 < elo1 within ±2000, got 5 and 0"},

@@ -12,31 +12,40 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
 var (
-	rateGames = flag.Int("rate.games", 20000, "games in the generated PGN of BenchmarkRate")
-	rateOrdo  = flag.String("rate.ordo", "", "ordo binary that BenchmarkRate also runs on the same file, for a time ratio")
+	rateGames   = flag.Int("rate.games", 20000, "games in the generated PGN of BenchmarkRate")
+	ratePlayers = flag.Int("rate.players", 10, "players in the generated PGN of BenchmarkRate")
+	rateOrdo    = flag.String("rate.ordo", "", "ordo binary that BenchmarkRate also runs on the same file, for a time ratio")
+	rateFile    = flag.String("rate.file", "", "PGN file BenchmarkRate rates instead of generating one")
 )
 
 // writeBenchPGN writes n games in the form cutechess and fastchess give
 // them: sixteen tag pairs, then about 80 plies of move text with an
-// evaluation comment after every move. Ten players of spread strengths
-// play each other with White a little stronger, so the file rates to
+// evaluation comment after every move. players players (at least two)
+// whose strengths are spread 40 Elo apart, each game between two drawn at
+// random, play with White a little stronger, so the file rates to
 // something sensible; the moves are not legal chess, only its shape.
-func writeBenchPGN(w io.Writer, n int, seed uint64) error {
+func writeBenchPGN(w io.Writer, n, players int, seed uint64) error {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	bw := bufio.NewWriterSize(w, 1<<16)
 	files, ranks, pieces := "abcdefgh", "12345678", []string{"", "", "", "N", "B", "R", "Q", "K"}
+	spread := 40.0
+	if players > 10 {
+		spread = 400.0 / float64(players) * 10 / 3 // a 1,333-Elo field however many there are
+	}
 	for i := range n {
-		white, black := rng.IntN(10), rng.IntN(9)
+		white, black := rng.IntN(players), rng.IntN(players-1)
 		if black >= white {
 			black++
 		}
-		d := float64(white-black)*40 + 30
+		d := float64(white-black)*spread + 30
 		e := 1 / (1 + math.Pow(10, -d/400))
 		result := "1/2-1/2"
 		switch u := rng.Float64(); {
@@ -82,12 +91,19 @@ func writeBenchPGN(w io.Writer, n int, seed uint64) error {
 // temporary directory and returns its path and size. (A benchmark that
 // uses b.Loop runs its function once, so the file is written once.)
 func benchPGN(b *testing.B) (string, int64) {
+	if *rateFile != "" {
+		st, err := os.Stat(*rateFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return *rateFile, st.Size()
+	}
 	path := filepath.Join(b.TempDir(), "bench.pgn")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := writeBenchPGN(f, *rateGames, 1); err != nil {
+	if err := writeBenchPGN(f, *rateGames, *ratePlayers, 1); err != nil {
 		f.Close()
 		b.Fatal(err)
 	}
@@ -164,4 +180,37 @@ func watchHeap(peak *uint64) (stop func()) {
 		}
 	}()
 	return func() { close(done); wg.Wait() }
+}
+
+// TestWriteRatePGN writes the benchmark's PGN file to disk for measuring
+// other tools on it, when ARENA_RATE_PGN is "PATH:GAMES:PLAYERS" (for
+// example "/tmp/rate.pgn:1000000:1000"); otherwise it is skipped.
+func TestWriteRatePGN(t *testing.T) {
+	spec := os.Getenv("ARENA_RATE_PGN")
+	if spec == "" {
+		t.Skip("set ARENA_RATE_PGN=PATH:GAMES:PLAYERS to write a benchmark PGN file")
+	}
+	var path string
+	var games, players int
+	parts := strings.Split(spec, ":")
+	if len(parts) != 3 {
+		t.Fatalf("ARENA_RATE_PGN=%q: want PATH:GAMES:PLAYERS", spec)
+	}
+	path = parts[0]
+	games, err1 := strconv.Atoi(parts[1])
+	players, err2 := strconv.Atoi(parts[2])
+	if err1 != nil || err2 != nil || games < 1 || players < 2 {
+		t.Fatalf("ARENA_RATE_PGN=%q: want PATH:GAMES:PLAYERS", spec)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeBenchPGN(f, games, players, 1); err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

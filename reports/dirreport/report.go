@@ -13,6 +13,7 @@ import (
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/pgn"
+	"github.com/arena-games/arena/arena/schedule"
 
 	"github.com/arena-games/arena/arena/tournament"
 
@@ -64,7 +65,16 @@ func WriteRecords(dir string, m *journal.Manifest, recs []journal.Record) (*rati
 	if len(recs) == 0 {
 		return nil, nil
 	}
-	a, err := rating.Analyze(RatingGames(recs), RatingOptions(m))
+	opt := RatingOptions(m)
+	if r, err := m.LayRounds(); err == nil {
+		for i := range recs {
+			if res, err := recs[i].GameResult(); err == nil {
+				r.Record(recs[i].ID, res) // a game the schedule refuses leaves the rest as far as they go
+			}
+		}
+		opt.Standings = FormatStandings(r)
+	}
+	a, err := rating.Analyze(RatingGames(recs), opt)
 	if err != nil {
 		return nil, fmt.Errorf("rating analysis: %w", err)
 	}
@@ -166,6 +176,9 @@ type reportBuilder struct {
 	rules     game.Rules // the manifest's, for the design metrics; nil when they do not build
 	design    metrics.Tally
 	designed  int // games in design
+	// rounds replays a Swiss's or knockout's results, for the byes and
+	// places of its standings; nil for the other formats.
+	rounds *schedule.Rounds
 }
 
 // addDesign takes a game into the design metrics; a game that does not
@@ -187,6 +200,9 @@ func newReportBuilder(m *journal.Manifest, dir string) (*reportBuilder, error) {
 	b := &reportBuilder{m: m, standings: journal.NewTally(m.Bots), search: newSearchSums(m.Bots, m.Setups)}
 	if rules, err := games.New(m.Game, m.Preset, m.Rules); err == nil {
 		b.rules = rules
+	}
+	if r, err := m.LayRounds(); err == nil {
+		b.rounds = r
 	}
 	if m.SPRT != nil && len(m.Bots) == 2 && m.SPRT.Validate() == nil {
 		b.sprt = tournament.NewSPRT(*m.SPRT, m.Bots[0], m.Bots[1])
@@ -218,6 +234,11 @@ func (b *reportBuilder) add(r *journal.Record, off int64, n int) error {
 		}
 	}
 	b.standings.Add(r)
+	if b.rounds != nil {
+		if res, err := r.GameResult(); err == nil {
+			b.rounds.Record(r.ID, res) // a game the schedule refuses leaves the rest as far as they go
+		}
+	}
 	b.search.add(r)
 	b.addDesign(r)
 	if b.sprt != nil && b.sprtErr == nil {
@@ -270,7 +291,11 @@ func (b *reportBuilder) write(dir string, jf io.ReaderAt) (*Report, error) {
 	if b.tallyErr != nil {
 		return nil, fmt.Errorf("rating analysis: %w", b.tallyErr)
 	}
-	a, err := b.tally.Analyze(RatingOptions(b.m))
+	opt := RatingOptions(b.m)
+	if b.rounds != nil {
+		opt.Standings = FormatStandings(b.rounds)
+	}
+	a, err := b.tally.Analyze(opt)
 	if err != nil {
 		return nil, fmt.Errorf("rating analysis: %w", err)
 	}
@@ -312,6 +337,31 @@ func (b *reportBuilder) write(dir string, jf io.ReaderAt) (*Report, error) {
 // the unmodified cheversi preset).
 func RatingOptions(m *journal.Manifest) rating.Options {
 	return rating.Options{Reference: Reference(m.Game, m.Preset, journal.RulesText(m.Rules))}
+}
+
+// FormatStandings returns what a Swiss or knockout adds to the standings
+// by points, from its schedule replayed as far as the games go: a Swiss's
+// byes and Buchholz, a knockout's places.
+func FormatStandings(r *schedule.Rounds) rating.StandingOptions {
+	p := r.Plan()
+	if p.Kind == schedule.Knockout {
+		places := map[string]int{}
+		for _, pl := range r.Placings() {
+			places[pl.Bot] = pl.Place
+		}
+		return rating.StandingOptions{Places: places}
+	}
+	byes := map[string]int{}
+	for bot, rounds := range r.Byes() {
+		// Only the byes of rounds that are over: a bye is scored with its
+		// round.
+		for _, k := range rounds {
+			if k <= r.RoundsScored() {
+				byes[bot]++
+			}
+		}
+	}
+	return rating.StandingOptions{Buchholz: true, Byes: byes, ByePoints: float64(p.ByeHalfPoints) / 2}
 }
 
 // Reference returns the side-balance figure from elsewhere that the
