@@ -3,8 +3,8 @@ package rating
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"

@@ -27,13 +27,13 @@ type Tally struct {
 	// game, and the side balance's games. cells maps a key (pairKey) to
 	// its place in counts; counts hold no pointers, so that the collector
 	// has nothing to scan in them.
-	cells  map[uint64]int32
-	counts []cellCount
-	games  int
-	draws     int
-	forfeits  int
-	whites    int // side games in which White moved first
-	blacks    int
+	cells    map[uint64]int32
+	counts   []cellCount
+	games    int
+	draws    int
+	forfeits int
+	whites   int // side games in which White moved first
+	blacks   int
 
 	openings map[string]*openingTally // side games by opening
 	pairs    map[uint64]int32         // colour-reversed pairs by (lower id, higher id): index into pents
