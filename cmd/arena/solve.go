@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -71,23 +72,8 @@ func runSolve(ctx context.Context, args []string) error {
 			return runSolveErrors(ctx, args[1:])
 		}
 	}
-	fs := newFlagSet("solve", solveUsage)
 	var f solveFlags
-	fs.StringVar(&f.preset, "rules", "", "rules preset: "+strings.Join(cheversi.Presets(), ", ")+" (default cheversi)")
-	fs.Var(&f.sets, "set", "rule switch override `key=value` (repeatable)")
-	fs.StringVar(&f.fen, "fen", "", "solve this position text instead of the empty board")
-	fs.StringVar(&f.moves, "moves", "", "space-separated moves to play first")
-	fs.BoolVar(&f.margin, "margin", false, "also compute the exact final score margin under best play (costs more)")
-	fs.BoolVar(&f.all, "all", false, "give the value of every legal move")
-	fs.StringVar(&f.memory, "memory", "1GiB", "transposition table `size` (e.g. 512MiB, 4GiB)")
-	fs.StringVar(&f.dir, "dir", "", "solve in work units recorded in `DIR` (resumable)")
-	fs.IntVar(&f.cut, "cut", 6, "with --dir: the ply of the work units")
-	fs.IntVar(&f.jobs, "jobs", 1, "with --dir: units solved at once")
-	fs.StringVar(&f.shard, "shard", "", "with --dir: solve only slice `I/N` of the positions at ply --split")
-	fs.IntVar(&f.split, "split", 2, "with --shard: the ply whose positions are dealt to the slices")
-	fs.BoolVar(&f.quiet, "quiet", false, "with --dir: print only the result")
-	fs.IntVar(&f.census, "census", -1, "solve every position `PLY` plies into the game")
-	fs.BoolVar(&f.status, "status", false, "with --dir: print what is solved so far, and solve nothing")
+	fs := f.flagSet()
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -106,36 +92,67 @@ func runSolve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := f.check(&root); err != nil {
+		return err
+	}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
-	if f.census >= 0 {
-		if f.census < root.Ply() || f.census > cheversi.MaxPlies {
-			return usagef("--census %d: want a ply from %d (the position's) to %d", f.census, root.Ply(), cheversi.MaxPlies)
-		}
-		if f.shard != "" || f.margin || f.all {
-			return usagef("--census solves whole positions: leave out --shard, --margin and --all")
-		}
+	switch {
+	case f.census >= 0:
 		return solveCensus(ctx, out, rules, &root, mem, f)
-	}
-	if f.dir == "" {
-		if f.shard != "" {
-			return usagef("--shard needs --dir")
-		}
+	case f.dir == "":
 		return solvePosition(ctx, out, rules, &root, mem, f)
-	}
-	if f.margin || f.all {
-		return usagef("--margin and --all solve one position; leave out --dir")
-	}
-	if f.cut < root.Ply() || f.cut > cheversi.MaxPlies {
-		return usagef("--cut %d: want a ply from %d (the position's) to %d", f.cut, root.Ply(), cheversi.MaxPlies)
-	}
-	if f.jobs < 1 {
-		return usagef("--jobs %d: want at least 1", f.jobs)
-	}
-	if f.status {
+	case f.status:
 		return solveStatus(out, rules, &root, f)
 	}
 	return solveUnits(ctx, out, rules, &root, mem, f)
+}
+
+// flagSet returns the flags of arena solve, bound to f.
+func (f *solveFlags) flagSet() *flag.FlagSet {
+	fs := newFlagSet("solve", solveUsage)
+	fs.StringVar(&f.preset, "rules", "", "rules preset: "+strings.Join(cheversi.Presets(), ", ")+" (default cheversi)")
+	fs.Var(&f.sets, "set", "rule switch override `key=value` (repeatable)")
+	fs.StringVar(&f.fen, "fen", "", "solve this position text instead of the empty board")
+	fs.StringVar(&f.moves, "moves", "", "space-separated moves to play first")
+	fs.BoolVar(&f.margin, "margin", false, "also compute the exact final score margin under best play (costs more)")
+	fs.BoolVar(&f.all, "all", false, "give the value of every legal move")
+	fs.StringVar(&f.memory, "memory", "1GiB", "transposition table `size` (e.g. 512MiB, 4GiB)")
+	fs.StringVar(&f.dir, "dir", "", "solve in work units recorded in `DIR` (resumable)")
+	fs.IntVar(&f.cut, "cut", 6, "with --dir: the ply of the work units")
+	fs.IntVar(&f.jobs, "jobs", 1, "with --dir: units solved at once")
+	fs.StringVar(&f.shard, "shard", "", "with --dir: solve only slice `I/N` of the positions at ply --split")
+	fs.IntVar(&f.split, "split", 2, "with --shard: the ply whose positions are dealt to the slices")
+	fs.BoolVar(&f.quiet, "quiet", false, "with --dir: print only the result")
+	fs.IntVar(&f.census, "census", -1, "solve every position `PLY` plies into the game")
+	fs.BoolVar(&f.status, "status", false, "with --dir: print what is solved so far, and solve nothing")
+	return fs
+}
+
+// check refuses flags that do not go together, or plies out of range for
+// a solve of root.
+func (f *solveFlags) check(root *cheversi.Position) error {
+	plyRange := func(flag string, ply int) error {
+		if ply < root.Ply() || ply > cheversi.MaxPlies {
+			return usagef("%s %d: want a ply from %d (the position's) to %d", flag, ply, root.Ply(), cheversi.MaxPlies)
+		}
+		return nil
+	}
+	switch {
+	case f.census >= 0 && (f.shard != "" || f.margin || f.all):
+		return usagef("--census solves whole positions: leave out --shard, --margin and --all")
+	case f.census >= 0:
+		return plyRange("--census", f.census)
+	case f.dir == "" && f.shard != "":
+		return usagef("--shard needs --dir")
+	case f.dir == "":
+		return nil
+	case f.margin || f.all:
+		return usagef("--margin and --all solve one position; leave out --dir")
+	case f.jobs < 1:
+		return usagef("--jobs %d: want at least 1", f.jobs)
+	}
+	return plyRange("--cut", f.cut)
 }
 
 // parseSize decodes a size in bytes with an optional unit: KiB, MiB, GiB

@@ -247,28 +247,6 @@ var adjDirs = [19]int{
 	1 + 9: dirE, 7 + 9: dirNW, 8 + 9: dirN, 9 + 9: dirNE,
 }
 
-// squareBefore returns the square next to s on the line from from to s,
-// on from's side, as a bit set: 0 when it is from itself.
-func squareBefore(from, s cheversi.Square) uint64 {
-	df := sign(s.File() - from.File())
-	dr := sign(s.Rank() - from.Rank())
-	x := int(s) - dr*8 - df
-	if x == int(from) {
-		return 0
-	}
-	return 1 << x
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
 // neighbours returns the squares next to at least one square of b.
 func neighbours(b uint64) uint64 {
 	const fileA, fileH = 0x0101010101010101, 0x0101010101010101 << 7

@@ -356,63 +356,77 @@ func (rd *proofReader) node(p *cheversi.Position, tag byte) (Value, error) {
 	case tag > tagLeafWin && leaf:
 		return 0, fmt.Errorf("%w: %s should be a leaf", ErrBadProof, p.Text())
 	case tag <= tagLeafWin:
-		v := Value(tag) - 1
-		if p.Over() {
-			if tv := terminalValue(p); tv != v {
-				return 0, fmt.Errorf("%w: finished game %s is a %s, not a %s", ErrBadProof, p.Text(), tv, v)
-			}
-			return v, nil
-		}
-		rd.pr.Leaves = append(rd.pr.Leaves, Entry{Key: CanonicalKey(p), Position: *p, Value: v})
-		if rd.pr.known != nil {
-			rd.pr.known[CanonicalKey(p)] = bookEntry{v: v}
-		}
-		if rd.onLeaf != nil {
-			rd.leafAt = append(rd.leafAt, rd.onLeaf())
+		return rd.leaf(p, Value(tag)-1)
+	case tag == tagWin:
+		return rd.won(p)
+	case tag == tagDraw:
+		return rd.all(p, Draw)
+	case tag == tagLoss:
+		return rd.all(p, Loss)
+	}
+	return 0, fmt.Errorf("%w: unknown record %d at %s", ErrBadProof, tag, p.Text())
+}
+
+// leaf records a leaf stated to have value v; a finished game's value is
+// checked at once.
+func (rd *proofReader) leaf(p *cheversi.Position, v Value) (Value, error) {
+	if p.Over() {
+		if tv := terminalValue(p); tv != v {
+			return 0, fmt.Errorf("%w: finished game %s is a %s, not a %s", ErrBadProof, p.Text(), tv, v)
 		}
 		return v, nil
 	}
+	key := CanonicalKey(p)
+	rd.pr.Leaves = append(rd.pr.Leaves, Entry{Key: key, Position: *p, Value: v})
+	if rd.pr.known != nil {
+		rd.pr.known[key] = bookEntry{v: v}
+	}
+	if rd.onLeaf != nil {
+		rd.leafAt = append(rd.leafAt, rd.onLeaf())
+	}
+	return v, nil
+}
+
+// won reads the winning move of a position stated won, and its subtree,
+// which must be a loss for the opponent.
+func (rd *proofReader) won(p *cheversi.Position) (Value, error) {
 	cs := children(p)
-	switch tag {
-	case tagWin:
-		i, err := binary.ReadUvarint(rd.r)
-		if err != nil || i >= uint64(len(cs)) {
-			return 0, fmt.Errorf("%w: bad move index at %s", ErrBadProof, p.Text())
-		}
-		cv, err := rd.read(&cs[i].pos)
+	i, err := binary.ReadUvarint(rd.r)
+	if err != nil || i >= uint64(len(cs)) {
+		return 0, fmt.Errorf("%w: bad move index at %s", ErrBadProof, p.Text())
+	}
+	cv, err := rd.read(&cs[i].pos)
+	if err != nil {
+		return 0, err
+	}
+	if cv != Loss {
+		return 0, fmt.Errorf("%w: %s after %s is a %s for the mover, not a loss", ErrBadProof, cs[i].move, p.Text(), cv)
+	}
+	if rd.pr.known != nil {
+		_, key, sym := Canonical(p)
+		rd.pr.known[key] = bookEntry{Win, sym.Move(cs[i].move)}
+	}
+	return Win, nil
+}
+
+// all reads the subtrees of every move of a position stated a want (a
+// draw or a loss), whose best must be just that.
+func (rd *proofReader) all(p *cheversi.Position, want Value) (Value, error) {
+	best := Loss
+	for _, c := range children(p) {
+		cv, err := rd.read(&c.pos)
 		if err != nil {
 			return 0, err
 		}
-		if cv != Loss {
-			return 0, fmt.Errorf("%w: %s after %s is a %s for the mover, not a loss", ErrBadProof, cs[i].move, p.Text(), cv)
-		}
-		if rd.pr.known != nil {
-			_, key, sym := Canonical(p)
-			rd.pr.known[key] = bookEntry{Win, sym.Move(cs[i].move)}
-		}
-		return Win, nil
-	case tagDraw, tagLoss:
-		want := Draw
-		if tag == tagLoss {
-			want = Loss
-		}
-		best := Loss
-		for _, c := range cs {
-			cv, err := rd.read(&c.pos)
-			if err != nil {
-				return 0, err
-			}
-			best = max(best, cv.Neg())
-		}
-		if best != want {
-			return 0, fmt.Errorf("%w: %s is stated a %s but its moves give a %s", ErrBadProof, p.Text(), want, best)
-		}
-		if rd.pr.known != nil {
-			rd.pr.known[CanonicalKey(p)] = bookEntry{v: want}
-		}
-		return want, nil
+		best = max(best, cv.Neg())
 	}
-	return 0, fmt.Errorf("%w: unknown record %d at %s", ErrBadProof, tag, p.Text())
+	if best != want {
+		return 0, fmt.Errorf("%w: %s is stated a %s but its moves give a %s", ErrBadProof, p.Text(), want, best)
+	}
+	if rd.pr.known != nil {
+		rd.pr.known[CanonicalKey(p)] = bookEntry{v: want}
+	}
+	return want, nil
 }
 
 // CheckLeaves solves n leaves of pr (all of them when n <= 0 or n is at

@@ -19,13 +19,11 @@ type searcher struct {
 	killers   [cheversi.MaxPlies]cheversi.Move // at each ply, the move that last decided a position
 	pairs     pairTables                       // lastTwo's tables
 	etcPlies  int                              // positions with fewer pieces placed look for a cutoff in their children's table entries first
-	etcCuts   uint64
 	nodes     [cheversi.MaxPlies + 1]uint64
 	// stack[i] holds the child being searched of the position at ply i-1,
 	// so that search allocates nothing.
 	stack [cheversi.MaxPlies + 1]board
 	stop  *atomic.Bool
-	cutAt *[17][11]uint64 // experiments: index of the cutting move by ply; [10] all-nodes
 }
 
 // search returns the value of b for the side to move, fail-soft: the exact
@@ -43,13 +41,12 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 		return kingLast(b)
 	}
 	t := b.pos.Targets()
-	if t == ([cheversi.NumPieces]uint64{}) {
+	switch {
+	case t == ([cheversi.NumPieces]uint64{}):
 		return NoMoves
-	}
-	if ply == cheversi.MaxPlies-1 {
+	case ply == cheversi.MaxPlies-1:
 		return s.last(b, &t, beta)
-	}
-	if ply == cheversi.MaxPlies-2 && s.kingLast && s.lastTwo {
+	case ply == cheversi.MaxPlies-2 && s.kingLast && s.lastTwo:
 		s.nodes[cheversi.MaxPlies-1] += uint64(countTargets(&t))
 		v, cut := lastTwo(b, &t, alpha, beta, s.killer, &s.stack[ply+1], &s.pairs)
 		if v >= beta {
@@ -57,56 +54,109 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 		}
 		return v
 	}
-	var key uint64
-	var ttMove cheversi.Move
-	useTT := ply < s.ttPlies
-	lo, hi := NoMoves, -NoMoves
-	if useTT {
-		key = b.pos.Hash()
-		if e, ok := s.tt.probe(key); ok {
-			if e.lo >= beta {
-				return e.lo
-			}
-			if e.hi <= alpha {
-				return e.hi
-			}
-			if e.lo == e.hi {
-				return e.lo
-			}
-			alpha, beta = max(alpha, e.lo), min(beta, e.hi)
-			lo, hi, ttMove = e.lo, e.hi, e.move
+	return s.interior(b, &t, alpha, beta)
+}
+
+// node is what search keeps of a position between its table lookup and
+// its table update.
+type node struct {
+	key    uint64 // the position's hash, if it uses the table
+	useTT  bool
+	lo, hi int           // bounds known before the search
+	move   cheversi.Move // the table's move
+}
+
+// interior searches b, a position with legal moves t whose moves are
+// searched one by one: it looks it up in the table, tries the enhanced
+// transposition cutoff, searches the moves, and records what it found.
+func (s *searcher) interior(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int) int {
+	ply := b.n
+	n := node{useTT: ply < s.ttPlies, lo: NoMoves, hi: -NoMoves}
+	if n.useTT {
+		if v, done := s.probe(b, &n, &alpha, &beta); done {
+			return v
 		}
 	}
-	first := ttMove
+	first := n.move
 	if first == 0 || t[first.Piece()]&(1<<first.Square()) == 0 {
 		first = s.killers[ply]
 	}
 	var ml moveList
-	ml.gen(&t, first)
-	if useTT && ply < s.etcPlies {
-		// Enhanced transposition cutoff: a child already known to be
-		// good enough ends the search before any is searched.
-		for _, m := range ml.moves[:ml.n] {
-			q := b.pos
-			q.Play(m)
-			if e, ok := s.tt.probe(q.Hash()); ok && -e.hi >= beta {
-				s.etcCuts++
-				lo = max(lo, -e.hi)
-				s.tt.store(key, entry{lo: lo, hi: hi, move: m, work: 1})
-				return -e.hi
-			}
+	ml.gen(t, first)
+	if n.useTT && ply < s.etcPlies {
+		if v, ok := s.etc(b, &ml, &n, beta); ok {
+			return v
 		}
 	}
-	// The first move (the table's, or the one that last decided a
-	// position at this ply) goes first; the others are sorted only if it
-	// does not decide this one.
+	before := s.total()
+	best, bestMove, stopped := s.tryMoves(b, &ml, first, alpha, beta)
+	if stopped {
+		return 0
+	}
+	if n.useTT {
+		switch {
+		case best <= alpha:
+			n.hi = best
+		case best >= beta:
+			n.lo = best
+		default:
+			n.lo, n.hi = best, best
+		}
+		s.tt.store(n.key, entry{lo: n.lo, hi: n.hi, move: bestMove, work: workOf(s.total() - before)})
+	}
+	return best
+}
+
+// probe looks b up in the table. It returns the value to return when the
+// bounds found decide the search, and otherwise narrows the window to
+// them and keeps them, with the table's move, in n.
+func (s *searcher) probe(b *board, n *node, alpha, beta *int) (int, bool) {
+	n.key = b.pos.Hash()
+	e, ok := s.tt.probe(n.key)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case e.lo >= *beta:
+		return e.lo, true
+	case e.hi <= *alpha:
+		return e.hi, true
+	case e.lo == e.hi:
+		return e.lo, true
+	}
+	*alpha, *beta = max(*alpha, e.lo), min(*beta, e.hi)
+	n.lo, n.hi, n.move = e.lo, e.hi, e.move
+	return 0, false
+}
+
+// etc is the enhanced transposition cutoff: a child already known to be
+// good enough ends the search of b before any move is searched.
+func (s *searcher) etc(b *board, ml *moveList, n *node, beta int) (int, bool) {
+	for _, m := range ml.moves[:ml.n] {
+		q := b.pos
+		q.Play(m)
+		if e, ok := s.tt.probe(q.Hash()); ok && -e.hi >= beta {
+			n.lo = max(n.lo, -e.hi)
+			s.tt.store(n.key, entry{lo: n.lo, hi: n.hi, move: m, work: 1})
+			return -e.hi, true
+		}
+	}
+	return 0, false
+}
+
+// tryMoves searches the moves of ml in b until one reaches beta, and
+// returns the best value and move; stopped is true when the search was
+// stopped (its values are then meaningless). The first move (the table's,
+// or the one that last decided a position at this ply) goes first; the
+// others are sorted only if it does not decide the position.
+func (s *searcher) tryMoves(b *board, ml *moveList, first cheversi.Move, alpha, beta int) (best int, bestMove cheversi.Move, stopped bool) {
+	ply := b.n
 	sorted := ply >= s.sortPlies
 	if ml.n > 0 && ml.moves[0] != first {
 		ml.sort(b, 0)
 		sorted = true
 	}
-	best, bestMove := NoMoves-1, cheversi.Move(0)
-	before := s.total()
+	best = NoMoves - 1
 	c := &s.stack[ply+1]
 	for idx := 0; idx < ml.n; idx++ {
 		if idx == 1 && !sorted {
@@ -118,34 +168,17 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 		c.play(m)
 		v := -s.search(c, -beta, -max(alpha, best))
 		if ply < stopPlies && s.stop.Load() {
-			return 0
+			return 0, 0, true
 		}
 		if v > best {
 			best, bestMove = v, m
 			if v >= beta {
-				if s.cutAt != nil {
-					s.cutAt[ply][min(idx, 9)]++
-				}
 				s.killers[ply] = m
 				break
 			}
 		}
 	}
-	if s.cutAt != nil && best < beta {
-		s.cutAt[ply][10]++
-	}
-	if useTT {
-		switch {
-		case best <= alpha:
-			hi = best
-		case best >= beta:
-			lo = best
-		default:
-			lo, hi = best, best
-		}
-		s.tt.store(key, entry{lo: lo, hi: hi, move: bestMove, work: workOf(s.total() - before)})
-	}
-	return best
+	return best, bestMove, false
 }
 
 // stopPlies: positions with fewer pieces placed check whether the search
