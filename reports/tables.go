@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -197,7 +198,11 @@ func sideTable(a *rating.Analysis) table {
 		{"z-test", fmt.Sprintf("normal approximation of the test that the score is 50%%; shown from %d games on, with at least %d wins and %d losses", rating.MinNormalSample, rating.MinEachSide, rating.MinEachSide)},
 		{"Sign test", "exact two-sided binomial test of the first mover's wins against its losses, draws ignored"},
 		{"Fitted advantage", "the first mover's advantage in Elo from the rating model fitted to these games, which accounts for the players' strengths; ± the half-width of its " + level(a) + " interval"},
-		{"Colour-reversed pairs [LL LD WL+DD WD WW]", "the two games of one opening with colours swapped, counted by the first mover's points in the pair: 0 (LL: lost both), ½ (LD: lost one, drew one), 1 (WL+DD: won one and lost one, or drew both), 1½ (WD) and 2 (WW); the players' strengths cancel within a pair. p is the pair-wise z-test, the sign test compares the pairs won with the pairs lost"},
+	}
+	if sb.Paired != nil {
+		t.Legend = append(t.Legend, legendItem{"Colour-reversed pairs [LL LD WL+DD WD WW]", "the two games of one opening with colours swapped, counted by the first mover's points in the pair: 0 (LL: lost both), ½ (LD: lost one, drew one), 1 (WL+DD: won one and lost one, or drew both), 1½ (WD) and 2 (WW); the players' strengths cancel within a pair. p is the pair-wise z-test, the sign test compares the pairs won with the pairs lost"})
+	} else {
+		t.Legend = append(t.Legend, legendItem{"No colour-reversed pairs", "no opening was played with the colours swapped (every opening once, say): every figure is over single games, whose interval the players' strengths widen, as no pair cancels them"})
 	}
 	if ref := sb.Reference; ref != nil {
 		t.Legend = append(t.Legend, legendItem{ref.Label, ref.Source})
@@ -250,7 +255,7 @@ func openingsTable(a *rating.Analysis) table {
 		t.Links = append(t.Links, gamesLink("opening", o.Opening))
 	}
 	t.Legend = []legendItem{
-		{"Moves", "the opening's moves, played before the bots took over"},
+		{"Moves", "the opening's moves, played before the bots took over, after the position it starts from when it has one"},
 		{"Score", "the first mover's points per game on the opening, with its " + level(a) + " Wilson interval"},
 		{"Sign test p", "exact two-sided sign test of the first mover's wins against its losses on the opening"},
 		{"Adjusted p", fmt.Sprintf("the sign test's p-value adjusted for testing %s at once (Benjamini–Hochberg): "+
@@ -272,16 +277,27 @@ func pairsTable(a *rating.Analysis) table {
 		{"Draws", "share of the games drawn"},
 		{"Pairs LL, LD, WL+DD, WD, WW: Elo", "colour-reversed pairs counted by A's points in the pair (0, ½, 1, 1½, 2) and the Elo difference of the pair scores ± its margin"},
 	}
+	paired := slices.ContainsFunc(a.Pairs, func(p rating.PairStats) bool { return p.Pentanomial != nil })
 	for _, p := range a.Pairs {
 		penta := dash
 		if p.Pentanomial != nil {
 			penta = fmt.Sprintf("%v: %s ± %s", p.Pentanomial.Counts, elop(p.Pentanomial.Elo), plusMinus(p.Pentanomial.Margin))
 		}
-		t.Rows = append(t.Rows, []string{
+		row := []string{
 			p.A, p.B, strconv.Itoa(p.Games), wdl(p.Wins, p.Draws, p.Losses), pct(p.Score),
 			fmt.Sprintf("%s ± %s", elop(p.Elo), plusMinus(p.Margin)), losp(p.LOS), pct(p.DrawRatio), penta,
-		})
+		}
+		if !paired {
+			row = row[:len(row)-1]
+		}
+		t.Rows = append(t.Rows, row)
 		t.Links = append(t.Links, gamesLink("bot", p.A, "vs", p.B))
+	}
+	if !paired {
+		// Games without colour-reversed partners: the trinomial figures
+		// alone.
+		t.Header = t.Header[:len(t.Header)-1]
+		t.Legend = t.Legend[:len(t.Legend)-1]
 	}
 	return t
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -67,6 +68,46 @@ func TestTerminalSaysForfeitsAreLeftOut(t *testing.T) {
 		says := strings.Contains(b.String(), "Score 1st and Score 2nd count only the games decided by play: the 16 games a forfeit decided are left out")
 		if says != forfeit {
 			t.Errorf("forfeits %v: the terminal explains the side scores: %v\n%s", forfeit, says, b.String())
+		}
+	}
+}
+
+// TestUnpairedGamesReport checks the report of games without colour-reversed
+// partners (every opening played once): no pair statistics and no legend
+// of them, and a word saying the figures are over single games; games in
+// pairs keep them.
+func TestUnpairedGamesReport(t *testing.T) {
+	for _, paired := range []bool{false, true} {
+		var games []rating.Game
+		for i := range 24 {
+			g := rating.Game{White: "a", Black: "b", FirstMover: game.White, Result: game.WhiteWins, Opening: fmt.Sprint("o", i/2)}
+			if i%2 == 1 {
+				g.White, g.Black = "b", "a"
+			}
+			if i%3 == 0 {
+				g.Result = game.BlackWins
+			}
+			if paired {
+				g.PairKey = g.Opening
+			}
+			games = append(games, g)
+		}
+		a, err := rating.Analyze(games, rating.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteMarkdown(&b, Meta{}, a); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		for _, s := range []string{"Colour-reversed pairs [", "Pairs LL, LD, WL+DD, WD, WW: Elo"} {
+			if strings.Contains(text, strings.ReplaceAll(s, "[", `\[`)) != paired && strings.Contains(text, s) != paired {
+				t.Errorf("paired %v: the report says %q: %v", paired, s, !paired)
+			}
+		}
+		if strings.Contains(text, "No colour-reversed pairs") == paired {
+			t.Errorf("paired %v: the report says there are no pairs: %v\n%s", paired, !paired, text)
 		}
 	}
 }

@@ -70,7 +70,11 @@ type Config struct {
 	// SPRT, when set, stops a two-bot match as soon as the sequential test
 	// decides (see SPRTConfig).
 	SPRT *SPRTConfig `toml:"sprt"`
-	Bots []BotConfig `toml:"bots"`
+	// EndPositions writes the position every game ended in to the output
+	// directory's end-positions file, one line per game, in the form of an
+	// opening file (fastchess's -epdout).
+	EndPositions bool        `toml:"end_positions"`
+	Bots         []BotConfig `toml:"bots"`
 	// Sweep is the [sweep] table of a sweep over rule variants, which
 	// package sweep reads; nil in a tournament's configuration.
 	Sweep map[string]any `toml:"sweep"`
@@ -240,6 +244,12 @@ type OpeningsConfig struct {
 	// the players: the random plies come after them, drawn as the game is
 	// played (openings.Deferred).
 	After int `toml:"after"`
+	// Order is openings.OrderSequential ("" too: as listed) or
+	// openings.OrderRandom (shuffled by the seed), and Start the 1-based
+	// place in that order of the first opening played (0: the first):
+	// fastchess's -openings order= and start=.
+	Order string `toml:"order"`
+	Start int    `toml:"start"`
 }
 
 // TimeControl is either a fixed time per move (Move) or a clock with Base
@@ -1165,10 +1175,21 @@ func (c *Config) validateOpenings() []error {
 	for _, n := range []struct {
 		key string
 		v   int
-	}{{"limit", o.Limit}, {"after", o.After}} {
+	}{{"limit", o.Limit}, {"after", o.After}, {"start", o.Start}} {
 		if n.v < 0 {
 			add(n.key, "must not be negative, got %d", n.v)
 		}
+	}
+	switch o.Order {
+	case "", openings.OrderSequential, openings.OrderRandom:
+	default:
+		add("order", "unknown order %q (want %q or %q)", o.Order, openings.OrderSequential, openings.OrderRandom)
+	}
+	if o.After > 0 && o.Order == openings.OrderRandom {
+		add("order", "does not apply to openings drawn in play (after): they are random already")
+	}
+	if o.After > 0 && o.Start > 1 {
+		add("start", "does not apply to openings drawn in play (after); count and seed choose them")
 	}
 	c.validateOpeningChoice(add)
 	if o.Plies > 0 && o.Count == 0 {

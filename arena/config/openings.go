@@ -31,8 +31,17 @@ func loadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) 
 	)
 	switch {
 	case o.File != "":
-		if list, err = openings.ReadFile(ctx, o.File, o.Deck, o.Limit); err != nil {
+		// In the file's order only the openings played are kept: those
+		// from the start on, as many as the limit.
+		skip, limit := max(o.Start-1, 0), o.Limit
+		if o.Order == openings.OrderRandom {
+			skip, limit = 0, 0
+		}
+		if list, err = openings.ReadFile(ctx, o.File, o.Deck, skip, limit); err != nil {
 			return nil, cfg.KeyError([]string{"openings", "file"}, fmt.Errorf("%s: %w", o.File, err))
+		}
+		if o.Order != openings.OrderRandom {
+			o.Start = 0 // passed over already
 		}
 	case o.Plies > 0 && o.After > 0:
 		list, err = openings.Deferred(uint64(cfg.Seed), o.After, o.Plies, o.Count)
@@ -53,6 +62,15 @@ func loadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) 
 			return nil, cfg.KeyError([]string{"openings", "deck"}, fmt.Errorf("%w: ballots are %s openings", openings.ErrInvalid, strings.Join(games.With(hasBallots), " or ")))
 		}
 		list = []openings.Opening{{Name: "start position", Moves: []string{}}}
+	}
+	if o.Order == openings.OrderRandom {
+		openings.Shuffle(list, uint64(cfg.Seed))
+	}
+	if o.Start > 1 {
+		if o.Start > len(list) {
+			return nil, cfg.KeyError([]string{"openings", "start"}, fmt.Errorf("%w: start %d is beyond the %d openings", openings.ErrInvalid, o.Start, len(list)))
+		}
+		list = list[o.Start-1:]
 	}
 	if o.Limit > 0 && o.Limit < len(list) {
 		list = list[:o.Limit]

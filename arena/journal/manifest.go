@@ -24,6 +24,10 @@ import (
 // directory.
 const ManifestFile = "manifest.json"
 
+// EndPositionsFile is the file of a tournament's end positions, in its
+// output directory (see Manifest.EndPositions).
+const EndPositionsFile = "end-positions.txt"
+
 // ErrScheduleChanged means an output directory holds a tournament whose
 // schedule differs from the configuration's.
 var ErrScheduleChanged = errors.New("the configuration changes the schedule of the tournament in the output directory")
@@ -71,6 +75,10 @@ type Manifest struct {
 	// without one. It is not part of the schedule: a run with another
 	// test updates it.
 	SPRT *rating.SPRTParams `json:"sprt,omitempty"`
+	// EndPositions asks for the file of the games' end positions
+	// (EndPositionsFile), written with the reports. It is not part of the
+	// schedule: a run that asks otherwise updates it.
+	EndPositions bool `json:"end_positions,omitempty"`
 	// Setups records how each bot was started when the tournament
 	// began, for the reports; a resumed tournament may have started its
 	// bots differently. It is not part of the schedule.

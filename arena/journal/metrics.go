@@ -29,10 +29,20 @@ func MetricsGame(rules game.Rules, r *Record) (metrics.Game, error) {
 	if r.Scores != nil {
 		g.Scores = []int{r.Scores.White, r.Scores.Black}
 	}
+	// The side that moves first in this game: the first mover, or the
+	// side to move of the opening's position.
+	start := first
 	if rules != nil {
-		if g.Legal, err = metrics.Legal(rules, r.AllMoves()); err != nil {
+		st, err := r.StartState(rules)
+		if err != nil {
 			return metrics.Game{}, err
 		}
+		start = st.Turn()
+		if g.Legal, err = metrics.LegalFrom(st, r.AllMoves()); err != nil {
+			return metrics.Game{}, err
+		}
+	} else if start, err = r.StartTurn(); err != nil {
+		return metrics.Game{}, err
 	}
 	opening := len(r.Opening.Moves)
 	for i, m := range r.Moves {
@@ -40,9 +50,9 @@ func MetricsGame(rules game.Rules, r *Record) (metrics.Game, error) {
 			continue
 		}
 		ply := opening + i + 1
-		mover := first
+		mover := start
 		if ply%2 == 0 {
-			mover = first.Other()
+			mover = start.Other()
 		}
 		g.Evals = append(g.Evals, metrics.Eval{Ply: ply, Mover: mover, Score: *m.Info.Score})
 	}

@@ -72,9 +72,12 @@ type Record struct {
 
 // RecordOpening identifies the opening a game started with.
 type RecordOpening struct {
-	Index int      `json:"index"` // 1-based position in the tournament's opening list
-	Name  string   `json:"name,omitempty"`
-	Moves []string `json:"moves"`
+	Index int    `json:"index"` // 1-based position in the tournament's opening list
+	Name  string `json:"name,omitempty"`
+	// Position is the position text the game started from; "" for the
+	// game's start position.
+	Position string   `json:"position,omitempty"`
+	Moves    []string `json:"moves"`
 }
 
 // MoveRecord is one move played by a bot and the time it took (measured by
@@ -178,6 +181,36 @@ func (r *Record) Points(bot string) float64 {
 		return 1
 	}
 	return 0
+}
+
+// StartState returns the position the game started from under rules:
+// its opening's position, or the start position.
+func (r *Record) StartState(rules game.Rules) (game.State, error) {
+	if r.Opening.Position == "" {
+		return rules.Start(), nil
+	}
+	st, err := rules.ParseState(r.Opening.Position)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: opening position %q: %w", r.ID, r.Opening.Position, err)
+	}
+	return st, nil
+}
+
+// StartTurn returns the side to move at the start of the game: the first
+// mover of the rules, or the side to move of the opening's position.
+func (r *Record) StartTurn() (game.Color, error) {
+	if r.Opening.Position == "" {
+		return r.FirstMoverColor()
+	}
+	rules, err := RulesOf(r)
+	if err != nil {
+		return 0, err
+	}
+	st, err := r.StartState(rules)
+	if err != nil {
+		return 0, err
+	}
+	return st.Turn(), nil
 }
 
 // AllMoves returns the opening moves followed by the played moves.

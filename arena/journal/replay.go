@@ -22,12 +22,15 @@ func RulesOf(rec *Record) (game.Rules, error) {
 	return rules, nil
 }
 
-// Replay plays the opening and the moves of rec from the start position of
-// rules and returns the final state. It fails (wrapping ErrVerify and the
-// rules' error, such as game.ErrIllegalMove) at the first move that is not
-// legal.
+// Replay plays the opening and the moves of rec from the position the game
+// started from (see Record.StartState) and returns the final state. It
+// fails (wrapping ErrVerify and the rules' error, such as
+// game.ErrIllegalMove) at the first move that is not legal.
 func Replay(rules game.Rules, rec *Record) (game.State, error) {
-	st := rules.Start()
+	st, err := rec.StartState(rules)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrVerify, err)
+	}
 	for i, text := range rec.AllMoves() {
 		if _, err := game.PlayText(st, text); err != nil {
 			return nil, fmt.Errorf("%w: game %d: ply %d %q: %w", ErrVerify, rec.ID, i+1, text, err)

@@ -52,7 +52,12 @@ type Eval struct {
 // the position before each of them: what the referee saw. It fails at the
 // first move that is not legal.
 func Legal(rules game.Rules, moves []string) ([]int, error) {
-	st := rules.Start()
+	return LegalFrom(rules.Start(), moves)
+}
+
+// LegalFrom is Legal from the position st (a game that started from an
+// opening's position), which it plays the moves on.
+func LegalFrom(st game.State, moves []string) ([]int, error) {
 	counts := make([]int, len(moves))
 	var buf []game.Move
 	for i, text := range moves {

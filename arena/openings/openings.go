@@ -9,13 +9,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/arena-games/arena/arena/game"
 )
 
-// Opening is a fixed sequence of plies from the start position that a game
-// begins with. Moves are in the game's canonical notation.
+// Opening is a fixed sequence of plies that a game begins with, from the
+// game's start position or from Position, a position text in the game's
+// notation (a Cheversi position text, a checkers FEN). Moves are in the
+// game's canonical notation.
 //
 // An opening with Random plies is drawn as the game is played instead:
 // the players play its first After plies from the start position, then
@@ -24,11 +27,14 @@ import (
 // first plies, which some rules constrain, to the players, and still
 // make every game different (see Deferred).
 type Opening struct {
-	Name   string   `json:"name,omitempty"`
-	Moves  []string `json:"moves"`
-	After  int      `json:"after,omitempty"`
-	Random int      `json:"random,omitempty"`
-	Seed   uint64   `json:"seed,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Position is the position text the opening starts from; "" for the
+	// game's start position.
+	Position string   `json:"position,omitempty"`
+	Moves    []string `json:"moves"`
+	After    int      `json:"after,omitempty"`
+	Random   int      `json:"random,omitempty"`
+	Seed     uint64   `json:"seed,omitempty"`
 }
 
 // Deferred reports whether the opening's plies are drawn as the game is
@@ -39,7 +45,8 @@ func (o Opening) Deferred() bool { return o.Random > 0 }
 // start position) is one the arena plays at random.
 func (o Opening) RandomPly(ply int) bool { return ply > o.After && ply <= o.After+o.Random }
 
-// String returns the opening's name, or its moves when it has none.
+// String returns the opening's name, or its position and moves when it
+// has none.
 func (o Opening) String() string {
 	if o.Name != "" {
 		return o.Name
@@ -47,10 +54,28 @@ func (o Opening) String() string {
 	if o.Deferred() {
 		return fmt.Sprintf("%d random plies after %d (seed %d)", o.Random, o.After, o.Seed)
 	}
-	if len(o.Moves) == 0 {
+	switch {
+	case o.Position != "" && len(o.Moves) > 0:
+		return o.Position + " moves " + strings.Join(o.Moves, " ")
+	case o.Position != "":
+		return o.Position
+	case len(o.Moves) == 0:
 		return "start position"
 	}
 	return strings.Join(o.Moves, " ")
+}
+
+// StartState returns the position the opening starts from under rules:
+// Position, or the start position.
+func (o Opening) StartState(rules game.Rules) (game.State, error) {
+	if o.Position == "" {
+		return rules.Start(), nil
+	}
+	st, err := rules.ParseState(o.Position)
+	if err != nil {
+		return nil, fmt.Errorf("%w: position %q: %w", ErrInvalid, o.Position, err)
+	}
+	return st, nil
 }
 
 // ErrInvalid is wrapped by errors about opening files and decks.
@@ -78,9 +103,10 @@ const MaxFileSize = 64 << 20
 const maxOpeningLine = 1 << 20
 
 // ReadFile reads an opening file: an ACF ballot table (of which it
-// selects deck) or one opening per line. It keeps the first limit openings
-// (0: all, up to Max) and reads no further than that.
-func ReadFile(ctx context.Context, path, deck string, limit int) ([]Opening, error) {
+// selects deck) or one opening per line. It passes over the first skip
+// openings, keeps the next limit (0: all, up to Max) and reads no further
+// than that.
+func ReadFile(ctx context.Context, path, deck string, skip, limit int) ([]Opening, error) {
 	f, err := openContext(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
@@ -92,12 +118,12 @@ func ReadFile(ctx context.Context, path, deck string, limit int) ([]Opening, err
 	br := bufio.NewReader(&cappedReader{ctx: ctx, r: f, left: MaxFileSize})
 	head, _ := br.Peek(len(ballotHeader))
 	if string(head) == ballotHeader {
-		return parseBallots(br, deck, limit)
+		return parseBallots(br, deck, skip, limit)
 	}
 	if deck != "" {
 		return nil, fmt.Errorf("%w: deck %q needs an ACF ballot table (a file starting with the %q header)", ErrInvalid, deck, strings.TrimSpace(ballotHeader))
 	}
-	return parseOpenings(br, limit)
+	return parseOpenings(br, skip, limit)
 }
 
 // openContext opens a file for reading. Opening a named pipe waits for a
@@ -164,16 +190,38 @@ func errTooManyOpenings() error {
 	return fmt.Errorf("%w: more than %d openings (the most a tournament takes); set openings.limit to use the first ones", ErrInvalid, Max)
 }
 
-// Canonicalize plays o's moves from the start position, rewriting
-// them in canonical notation. It fails when a move is not legal or when the
-// game is over after the opening.
+// Canonicalize plays o's moves from its start position, rewriting them in
+// canonical notation. It fails when a move is not legal or when the game
+// is over after the opening.
+//
+// An opening read from a line of an opening file holds the line's words as
+// its moves: when they are a position text of the rules, or a position
+// text, the word "moves" and moves, Canonicalize makes them the opening's
+// Position (written as the rules write it) and moves.
 func Canonicalize(rules game.Rules, o *Opening) error {
 	if o.Deferred() && len(o.Moves) > 0 {
 		return fmt.Errorf("%w: an opening drawn in play has no moves of its own", ErrInvalid)
 	}
-	st := rules.Start()
+	asPosition, err := splitPosition(rules, o)
+	if err != nil {
+		return err
+	}
+	st, err := o.StartState(rules)
+	if err != nil {
+		return err
+	}
+	if o.Position != "" {
+		o.Position = st.Text()
+		if st.Outcome().Over() {
+			return fmt.Errorf("%w: the game is over in the position", ErrInvalid)
+		}
+	}
 	for i, text := range o.Moves {
 		m, err := game.PlayText(st, text)
+		if err != nil && i == 0 && asPosition != nil {
+			// Neither moves nor a position: say what each reading found.
+			return fmt.Errorf("%w: %q is neither moves (move 1 %q: %w) nor a position text (%v)", ErrInvalid, strings.Join(o.Moves, " "), text, err, asPosition)
+		}
 		if err != nil {
 			return fmt.Errorf("%w: move %d %q: %w", ErrInvalid, i+1, text, err)
 		}
@@ -185,17 +233,45 @@ func Canonicalize(rules game.Rules, o *Opening) error {
 	return nil
 }
 
+// positionWord separates a position text from the moves that follow it in
+// a line of an opening file, as in the protocol's position line.
+const positionWord = "moves"
+
+// splitPosition makes the position text that the words of o's moves begin
+// with, if any, o's Position. When the words are no position, asPosition
+// says why (for an error about words that are no moves either).
+func splitPosition(rules game.Rules, o *Opening) (asPosition, err error) {
+	if o.Position != "" || len(o.Moves) == 0 {
+		return nil, nil
+	}
+	if i := slices.Index(o.Moves, positionWord); i > 0 {
+		text := strings.Join(o.Moves[:i], " ")
+		if _, err := rules.ParseState(text); err != nil {
+			return nil, fmt.Errorf("%w: position %q (before %q): %w", ErrInvalid, text, positionWord, err)
+		}
+		o.Position, o.Moves = text, slices.Clone(o.Moves[i+1:])
+		return nil, nil
+	}
+	text := strings.Join(o.Moves, " ")
+	_, asPosition = rules.ParseState(text)
+	if asPosition == nil {
+		o.Position, o.Moves = text, []string{}
+	}
+	return asPosition, nil
+}
+
 // ParseBallots reads an ACF ballot table (tab-separated, with a header
 // naming at least the acf_no, moves, class and ctd columns) and returns the
 // ballots of a deck: DeckACF ("" too), DeckCTD or DeckAll. A table of more
 // than Max ballots in the deck is refused.
 func ParseBallots(r io.Reader, deck string) ([]Opening, error) {
-	return parseBallots(r, deck, 0)
+	return parseBallots(r, deck, 0, 0)
 }
 
-// parseBallots is ParseBallots keeping the first limit ballots (0: all, up
-// to Max) and reading no further.
-func parseBallots(r io.Reader, deck string, limit int) ([]Opening, error) {
+// parseBallots is ParseBallots passing over the first skip ballots of the
+// deck and keeping the next limit (0: all, up to Max), reading no further.
+func parseBallots(r io.Reader, deck string, skip, limit int) ([]Opening, error) {
+	skipping := skip > 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxOpeningLine)
 	cols, err := ballotHeaderOf(sc)
@@ -220,6 +296,9 @@ func parseBallots(r io.Reader, deck string, limit int) ([]Opening, error) {
 			return nil, fmt.Errorf("%w: ballot table line %d: %w", ErrInvalid, line, err)
 		case !in:
 			continue
+		case skip > 0:
+			skip--
+			continue
 		case len(out) == Max:
 			return nil, errTooManyOpenings()
 		}
@@ -227,6 +306,9 @@ func parseBallots(r io.Reader, deck string, limit int) ([]Opening, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, scanError(err, line)
+	}
+	if len(out) == 0 && skipping {
+		return nil, fmt.Errorf("%w: ballot table: the deck %q has fewer ballots than the start asks to pass over", ErrInvalid, deck)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: ballot table: no ballots in deck %q", ErrInvalid, deck)
@@ -289,18 +371,20 @@ func (c ballotColumns) ballot(f []string, deck string) (o Opening, in bool, err 
 // moveNumber matches PGN move numbers ("1.", "12...") in an opening line.
 var moveNumber = regexp.MustCompile(`^[0-9]+\.+$`)
 
-// Parse reads a file of opening move sequences: one opening per
-// line, moves separated by spaces, optionally followed by a tab and a
-// name. PGN move numbers ("1.") are skipped; blank lines and lines starting
-// with '#' are ignored. The moves are not checked against any rules. A file
-// of more than Max openings is refused.
+// Parse reads a file of openings: one opening per line, moves separated
+// by spaces, or a position text optionally followed by the word "moves"
+// and moves, then optionally a tab and a name. PGN move numbers ("1.") are
+// skipped; blank lines and lines starting with '#' are ignored. The words
+// are not checked against any rules: Canonicalize tells a position from
+// moves and checks both. A file of more than Max openings is refused.
 func Parse(r io.Reader) ([]Opening, error) {
-	return parseOpenings(r, 0)
+	return parseOpenings(r, 0, 0)
 }
 
-// parseOpenings is Parse keeping the first limit openings (0: all,
-// up to Max) and reading no further.
-func parseOpenings(r io.Reader, limit int) ([]Opening, error) {
+// parseOpenings is Parse passing over the first skip openings and keeping
+// the next limit (0: all, up to Max), reading no further.
+func parseOpenings(r io.Reader, skip, limit int) ([]Opening, error) {
+	skipping := skip > 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxOpeningLine)
 	var out []Opening
@@ -322,6 +406,10 @@ func parseOpenings(r io.Reader, limit int) ([]Opening, error) {
 		if len(moves) == 0 {
 			return nil, fmt.Errorf("%w: line %d: no moves", ErrInvalid, line)
 		}
+		if skip > 0 {
+			skip--
+			continue
+		}
 		if len(out) == Max {
 			return nil, errTooManyOpenings()
 		}
@@ -329,6 +417,9 @@ func parseOpenings(r io.Reader, limit int) ([]Opening, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, scanError(err, line)
+	}
+	if len(out) == 0 && skipping {
+		return nil, fmt.Errorf("%w: the file has fewer openings than the start asks to pass over", ErrInvalid)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: no openings in the file", ErrInvalid)
@@ -413,6 +504,19 @@ func Deferred(seed uint64, after, plies, count int) ([]Opening, error) {
 		out[i] = Opening{Name: fmt.Sprintf("random %d after %d", i+1, after), Moves: []string{}, After: after, Random: plies, Seed: rng.Uint64()}
 	}
 	return out, nil
+}
+
+// Orders of an opening list (the order key of the openings table).
+const (
+	OrderSequential = "sequential" // as the file or the deck lists them
+	OrderRandom     = "random"     // shuffled, by a seed
+)
+
+// Shuffle puts list in a random order drawn from seed: the same list and
+// seed always give the same order.
+func Shuffle(list []Opening, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x6f72646572)) // stream: "order"
+	rng.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
 }
 
 // Player returns the random source of the plies of a deferred opening, the

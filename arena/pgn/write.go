@@ -75,6 +75,12 @@ func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 	tag("GameId", strconv.Itoa(rec.ID))
 	tag("PairKey", rec.PairKey)
 	tag("Opening", journal.OpeningLabel(rec))
+	if rec.Opening.Position != "" {
+		// The game starts from a position: PGN's SetUp and FEN (which
+		// PDN reads alone).
+		tag("SetUp", "1")
+		tag("FEN", rec.Opening.Position)
+	}
 	if len(rec.Opening.Moves) > 0 {
 		tag("OpeningMoves", strings.Join(rec.Opening.Moves, " "))
 	}
@@ -99,12 +105,23 @@ func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 	}
 	moves := rec.AllMoves()
 	opening := len(rec.Opening.Moves)
+	// A game from a position where the second mover is to move starts
+	// with that move, numbered "1...".
+	shift := 0
+	if first, err := rec.FirstMoverColor(); err == nil && rec.Opening.Position != "" {
+		if turn, err := rec.StartTurn(); err == nil && turn != first {
+			shift = 1
+		}
+	}
 	var comment []byte
 	for i, m := range moves {
 		// A move number starts each pair of plies, the first mover's first
 		// (Black's in checkers, as PDN expects).
-		if i%2 == 0 {
-			word(strconv.Itoa(i/2+1) + ".")
+		switch {
+		case i == 0 && shift == 1:
+			word("1...")
+		case (i+shift)%2 == 0:
+			word(strconv.Itoa((i+shift)/2+1) + ".")
 		}
 		word(m)
 		if i >= opening {

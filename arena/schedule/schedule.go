@@ -407,13 +407,18 @@ func fingerprintHead(b []byte, version, gameName, preset string, settings []game
 	return b
 }
 
-// appendOpening appends an opening's name and moves, each quoted.
+// appendOpening appends an opening's name and moves, each quoted, and its
+// position when it has one.
 func appendOpening(b []byte, o openings.Opening) []byte {
 	b = strconv.AppendQuote(b, o.Name)
 	b = append(b, ' ')
 	b = strconv.AppendQuote(b, strings.Join(o.Moves, " "))
 	if o.Deferred() {
 		b = fmt.Appendf(b, " random %d after %d seed %d", o.Random, o.After, o.Seed)
+	}
+	if o.Position != "" {
+		b = append(b, " position "...)
+		b = strconv.AppendQuote(b, o.Position)
 	}
 	return b
 }

@@ -125,12 +125,13 @@ func runTestBot(kind string) int {
 	seed, _ := strconv.ParseUint(arg, 10, 64)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var (
-		rules   game.Rules
-		st      game.State
-		played  []string
-		legal   []string
-		myMoves int
-		buf     []game.Move
+		rules     game.Rules
+		st        game.State
+		played    []string
+		startText string // the position text the moves of played follow; "" for the start position
+		legal     []string
+		myMoves   int
+		buf       []game.Move
 	)
 	for {
 		line, err := in.ReadLine()
@@ -199,8 +200,15 @@ func runTestBot(kind string) int {
 				return 3
 			}
 			// Replay only what is new since the last position.
-			if st == nil || len(m.Moves) < len(played) || !equalPrefix(played, m.Moves) {
-				st, played = rules.Start(), nil
+			if st == nil || m.Text != startText || len(m.Moves) < len(played) || !equalPrefix(played, m.Moves) {
+				st, played, startText = rules.Start(), nil, m.Text
+				if m.Text != "" {
+					var err error
+					if st, err = rules.ParseState(m.Text); err != nil {
+						fmt.Fprintln(os.Stderr, "position:", err)
+						return 3
+					}
+				}
 			}
 			for _, t := range m.Moves[len(played):] {
 				mv, err := st.ParseMove(t)

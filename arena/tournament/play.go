@@ -37,7 +37,7 @@ func (r *runner) play(ctx context.Context, p *pool, g schedule.Scheduled, carry 
 	op := r.opening(g)
 	rec = &journal.Record{
 		ID: g.ID, Round: g.Round, PairKey: g.PairKey,
-		Opening:    journal.RecordOpening{Index: g.Opening + 1, Name: op.Name, Moves: op.Moves},
+		Opening:    journal.RecordOpening{Index: g.Opening + 1, Name: op.Name, Position: op.Position, Moves: op.Moves},
 		Game:       r.rules.Game(),
 		Preset:     r.rules.Preset(),
 		Rules:      r.settings,
@@ -248,10 +248,14 @@ func (gp *gamePlay) startEngines(ctx context.Context) (over, ok bool) {
 	return false, true
 }
 
-// replayOpening plays the moves of an opening from the start position and
-// returns the position after them and the moves so far.
+// replayOpening plays the moves of an opening from its start position
+// (the game's, or the opening's position) and returns the position after
+// them and the moves so far.
 func replayOpening(rules game.Rules, op openings.Opening) (game.State, []string, error) {
-	st := rules.Start()
+	st, err := op.StartState(rules)
+	if err != nil {
+		return nil, nil, err
+	}
 	moves := make([]string, 0, len(op.Moves)+64)
 	for _, text := range op.Moves {
 		if _, err := game.PlayText(st, text); err != nil {
@@ -332,7 +336,7 @@ func (t *turns) randomPly() error {
 // with the time it is allowed.
 func (t *turns) request(side game.Color) (req engine.MoveRequest, allowed time.Duration) {
 	e := t.gp.eng[side]
-	req = engine.MoveRequest{Moves: t.moves, Nodes: t.nodes[side], Depth: t.depth[side], Watch: t.gp.eng[side.Other()]}
+	req = engine.MoveRequest{StartText: t.op.Position, Moves: t.moves, Nodes: t.nodes[side], Depth: t.depth[side], Watch: t.gp.eng[side.Other()]}
 	if e.WantsLegalMoves() {
 		t.legalMoves = t.st.LegalMoves(t.legalMoves[:0])
 		t.legalText = t.legalText[:0]

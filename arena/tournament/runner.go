@@ -267,6 +267,7 @@ func prepare(ctx context.Context, cfg *config.Config, opts Options) (r *runner, 
 		r.manifest.Shard, r.manifest.Games = opts.Shard, r.sched.SliceLen(opts.Shard)
 	}
 	r.settings = cfg.Rules.Settings()
+	r.manifest.EndPositions = cfg.EndPositions
 	self := r
 	defer func() {
 		if err != nil {
@@ -347,9 +348,10 @@ func (r *runner) claimDir(ctx context.Context) error {
 	case stored == nil:
 		return r.manifest.Write(r.dir)
 	}
-	if a, b := stored.SPRT, r.manifest.SPRT; (a == nil) != (b == nil) || (a != nil && *a != *b) {
-		// The reports read the test from the manifest.
-		stored.SPRT = r.manifest.SPRT
+	if a, b := stored.SPRT, r.manifest.SPRT; (a == nil) != (b == nil) || (a != nil && *a != *b) || stored.EndPositions != r.manifest.EndPositions {
+		// The reports read the test and whether to write the end
+		// positions from the manifest.
+		stored.SPRT, stored.EndPositions = r.manifest.SPRT, r.manifest.EndPositions
 		if err := stored.Write(r.dir); err != nil {
 			return err
 		}

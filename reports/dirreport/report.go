@@ -50,9 +50,22 @@ func RatingGame(r *journal.Record) (g rating.Game, ok bool) {
 	}
 	return rating.Game{
 		White: r.White, Black: r.Black, FirstMover: first, Result: res,
-		Opening: journal.OpeningLabel(r), OpeningMoves: strings.Join(r.Opening.Moves, " "),
+		Opening: journal.OpeningLabel(r), OpeningMoves: openingText(r),
 		PairKey: r.PairKey, Forfeit: r.Forfeit != nil,
 	}, true
+}
+
+// openingText is an opening as the per-opening table shows it: its moves,
+// after its position when it starts from one.
+func openingText(r *journal.Record) string {
+	moves := strings.Join(r.Opening.Moves, " ")
+	switch {
+	case r.Opening.Position != "" && moves != "":
+		return r.Opening.Position + " moves " + moves
+	case r.Opening.Position != "":
+		return r.Opening.Position
+	}
+	return moves
 }
 
 // WriteRecords writes the rating reports of an output directory from its
@@ -136,12 +149,27 @@ func Write(ctx context.Context, dir string, opts Options) (*Report, error) {
 		}
 		defer text.Abort()
 	}
+	var ends *endPositions
+	if m.EndPositions {
+		if ends, err = newEndPositions(dir, m); err != nil {
+			return nil, err
+		}
+		defer ends.abort()
+	}
 	_, err = journal.ScanLines(jf, path, func(rec *journal.Record, off int64, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := b.add(rec, off, n); err != nil || text == nil {
+		if err := b.add(rec, off, n); err != nil {
 			return err
+		}
+		if ends != nil {
+			if err := ends.add(rec); err != nil {
+				return err
+			}
+		}
+		if text == nil {
+			return nil
 		}
 		return text.Add(rec)
 	})
@@ -150,6 +178,11 @@ func Write(ctx context.Context, dir string, opts Options) (*Report, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if ends != nil {
+		if err := ends.commit(); err != nil {
+			return nil, err
+		}
 	}
 	if text != nil {
 		if err := text.Commit(); err != nil {

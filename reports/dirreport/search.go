@@ -49,7 +49,9 @@ func newSearchSums(bots []string, setups []journal.BotSetup) *searchSums {
 
 // add counts the moves of one game.
 func (s *searchSums) add(r *journal.Record) {
-	first, err := r.FirstMoverColor()
+	// The side that made the game's first ply: the first mover, or the
+	// side to move in the opening's position.
+	first, err := r.StartTurn()
 	if err != nil {
 		return
 	}

@@ -43,7 +43,11 @@ func ViewGameWith(rules game.Rules, r *journal.Record) (*viewer.Game, error) {
 	for _, m := range r.Moves {
 		moves = append(moves, viewer.Move{Text: m.Move, MS: m.MS, Info: (*viewer.Info)(m.Info)})
 	}
-	plies, err := viewer.Replay(rules, moves)
+	st, err := r.StartState(rules)
+	if err != nil {
+		return nil, err
+	}
+	plies, err := viewer.ReplayFrom(st, moves)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", r.ID, err)
 	}

@@ -717,10 +717,12 @@ func (f *follower) flightsState(st *State) {
 		if fs == nil {
 			fs = &flightState{}
 			rules, err := journal.RulesOf(r)
+			if err == nil {
+				fs.st, err = r.StartState(rules)
+			}
 			if err != nil {
 				fs.bad = true
 			} else {
-				fs.st = rules.Start()
 				fs.ply = viewer.Start(fs.st)
 				for _, m := range r.Opening.Moves {
 					p, err := viewer.Step(fs.st, m)

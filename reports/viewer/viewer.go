@@ -100,7 +100,12 @@ var ErrReplay = errors.New("recorded game does not replay")
 // squares. It stops at the first move the rules reject, returning the
 // plies before it and an error wrapping ErrReplay and the rules' error.
 func Replay(rules game.Rules, moves []Move) ([]Ply, error) {
-	st := rules.Start()
+	return ReplayFrom(rules.Start(), moves)
+}
+
+// ReplayFrom is Replay from the position st (a game that started from an
+// opening's position), which it plays the moves on.
+func ReplayFrom(st game.State, moves []Move) ([]Ply, error) {
 	plies := make([]Ply, 0, len(moves)+1)
 	plies = append(plies, describe(st, Ply{Text: st.Text()}, nil))
 	for i, mv := range moves {
