@@ -170,6 +170,16 @@ func FromConfig(cfg *config.Config, overrides []config.Override) (*Config, error
 			bad([]string{k}, "unknown key (want target, precision, alpha, batch, min_openings, nodes, stop, exclude, reference, grid or variants)")
 		}
 	}
+	// The race takes game IDs for openings: one game per opening.
+	if len(cfg.Bots) != 2 {
+		bad(nil, "a sweep's games are between two bots (two seeds of one bot, say), got %d", len(cfg.Bots))
+	}
+	if cfg.Format.Rounds != 1 {
+		errs = append(errs, cfg.KeyError([]string{"format", "rounds"}, fmt.Errorf("a sweep plays one round (its openings are its rounds), got %d", cfg.Format.Rounds)))
+	}
+	if cfg.SPRT != nil {
+		errs = append(errs, cfg.KeyError([]string{"sprt"}, errors.New("a sweep stops its variants by its own race, not by a sequential test")))
+	}
 	if !minSet {
 		c.MinOpenings = c.Batch
 	}

@@ -263,6 +263,8 @@ builtin = "random"
 		{"same rules twice", "[sweep]\n[[sweep.variants]]\n[[sweep.variants]]\ntouch = \"opponent\"\n", "variants 1 (base) and 2 (touch=opponent) have the same rules"},
 		{"too few openings", "[sweep]\nbatch = 50\n", "sweep.min_openings: 50 is more than the 20 openings a variant plays"},
 		{"no sweep", "", "has no [sweep] table: it is a tournament"},
+		{"rounds", "[format]\nrounds = 2\n[sweep]\n", "format.rounds: a sweep plays one round"},
+		{"three bots", "[[bots]]\nname = \"c\"\nbuiltin = \"random\"\n[sweep]\n", "a sweep's games are between two bots"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, "t.toml")
