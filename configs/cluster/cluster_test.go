@@ -181,7 +181,7 @@ func replaceAll(words []string, pairs ...string) []string {
 // TestSlurmScripts checks the shell syntax of the Slurm scripts; the
 // Slurm test in cmd/arena runs them on a real cluster.
 func TestSlurmScripts(t *testing.T) {
-	for _, name := range []string{"slurm-slice.sbatch", "slurm-merge.sbatch", "slurm-submit.sh"} {
+	for _, name := range []string{"slurm-slice.sbatch", "slurm-merge.sbatch", "slurm-submit.sh", "slurm-sweep.sbatch"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
