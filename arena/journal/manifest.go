@@ -106,16 +106,32 @@ type BotSetup struct {
 }
 
 // DataKey digests everything that decides the tournament's games: the
-// schedule's fingerprint (the rules, the openings, the pairings) and every
-// bot's setup (how it is started, its options, its time control and search
-// limits). Two tournaments with one key play the same games when their
-// bots are deterministic, as node-limited built-in bots are; a
-// fingerprint alone does not tell two strengths apart.
+// schedule's fingerprint (the rules, the openings, the pairings) and how
+// every bot plays (its name, its program or built-in name, arguments and
+// options, its time control and search limits). Two tournaments with one
+// key play the same games when their bots are deterministic, as
+// node-limited built-in bots are; a fingerprint alone does not tell two
+// strengths apart. The time margin, which decides only what counts as a
+// loss on time, and the process limits are left out.
 func (m *Manifest) DataKey() string {
+	type play struct {
+		Name    string         `json:"name"`
+		Builtin string         `json:"builtin,omitempty"`
+		Command string         `json:"command,omitempty"`
+		Args    []string       `json:"args,omitempty"`
+		Options map[string]any `json:"options,omitempty"`
+		Time    string         `json:"time"`
+		Nodes   int64          `json:"nodes,omitempty"`
+		Depth   int            `json:"depth,omitempty"`
+	}
+	bots := make([]play, len(m.Setups))
+	for i, s := range m.Setups {
+		bots[i] = play{s.Name, s.Builtin, s.Command, s.Args, s.Options, s.Time, s.Nodes, s.Depth}
+	}
 	h := sha256.New()
 	h.Write([]byte(m.Fingerprint + "\n"))
-	setups, _ := json.Marshal(m.Setups)
-	h.Write(setups)
+	data, _ := json.Marshal(bots)
+	h.Write(data)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
