@@ -220,6 +220,7 @@ type runner struct {
 	logFile  *os.File
 	botLogs  []*engine.Log // one per bot, shared by its processes
 	started  bool          // Progress.Started was called
+	playing  bool          // the games have started: notes are no longer kept for the start
 	settings []game.Setting
 	sprt     *SPRT // nil without a configured test
 	// fingerprintV1 is the schedule's version 1 fingerprint, once an
@@ -712,6 +713,7 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	for _, n := range r.notes {
 		r.logf("%s", n)
 	}
+	r.playing = true
 
 	if local != nil {
 		r.noteAffinity(local.workers)
@@ -1148,7 +1150,7 @@ func (r *runner) writeLog(msg string) {
 // poolLogf is Tournament.Logf: a notice of the pool before the run starts
 // is shown with the run's plan.
 func (r *runner) poolLogf(format string, args ...any) {
-	if !r.started {
+	if !r.playing {
 		r.notes = append(r.notes, fmt.Sprintf(format, args...))
 		return
 	}

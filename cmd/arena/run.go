@@ -22,6 +22,7 @@ import (
 
 	"github.com/arena-games/arena/arena/engine"
 	"github.com/arena-games/arena/arena/tournament"
+	"github.com/arena-games/arena/arena/workers"
 	"github.com/arena-games/arena/reports"
 )
 
@@ -35,7 +36,7 @@ func init() {
 	})
 }
 
-const runUsage = `[--out DIR] [--shard I/N] [--transcript BOT]... [--serve ADDR] [--quiet] [flags] CONFIG.toml
+const runUsage = `[--out DIR] [--shard I/N | --workers URL] [--transcript BOT]... [--serve ADDR] [--quiet] [flags] CONFIG.toml
 
 Plays (or resumes) the tournament a configuration file describes. The flags
 of arena match set keys on top of the file's (--concurrency, --tc,
@@ -52,6 +53,8 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
 	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
 	serve := fs.String("serve", "", "serve a live page of the tournament on `ADDR` (e.g. 127.0.0.1:8080; :0 picks a free port) and keep it up until Ctrl-C")
+	var wf workerFlags
+	wf.register(fs)
 	var transcripts namesFlag
 	fs.Var(&transcripts, "transcript", "write the protocol transcript of `BOT` (a bot's name, or all) to its log, logs/BOT.log (repeatable)")
 	path, err := parseInterspersed(fs, args, "configuration file")
@@ -74,7 +77,14 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 	// Until the games start, Ctrl-C has nothing to finish: it stops.
 	prep, stopPrep := in.untilDrain(ctx)
 	defer stopPrep()
-	cfg, err := config.LoadWith(path, func(d *config.Document) error { return f.apply(prep, d, path, dir, stderr) })
+	var text []byte // the configuration as the workers are to read it
+	cfg, err := config.LoadWith(path, func(d *config.Document) error {
+		if err := f.apply(prep, d, path, dir, stderr); err != nil || wf.url == "" {
+			return err
+		}
+		text, err = d.Encode()
+		return err
+	})
 	if prep.Err() != nil && ctx.Err() == nil {
 		return context.Canceled
 	}
@@ -91,7 +101,16 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 		return usagef("--transcript: %v", err)
 	}
 	if shard != nil && cfg.SPRT != nil {
-		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard", path)
+		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard (or with --workers)", path)
+	}
+	var coord *workers.Coordinator
+	if wf.url != "" {
+		if shard != nil {
+			return usagef("--shard and --workers: the workers play the whole tournament; give one or the other")
+		}
+		if coord, err = wf.coordinator(text, path, cfg, stderr, *quiet); err != nil {
+			return err
+		}
 	}
 
 	// The first Ctrl-C drains the run (opts.Drain); SIGTERM cancels ctx;
@@ -115,7 +134,18 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 		defer page.stop()
 		opts.Observer = page.srv
 	}
+	if coord != nil {
+		opts.Pool = coord.Pool
+	}
 	sum, err := tournament.Run(ctx, cfg, opts)
+	if coord != nil {
+		// The tournament's state in NATS goes once it is over.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		if cerr := coord.Close(cctx, sum); cerr != nil {
+			fmt.Fprintf(stderr, "arena run: %v\n", cerr)
+		}
+		cancel()
+	}
 	if sum == nil {
 		return err
 	}
