@@ -305,8 +305,15 @@ type follower struct {
 	rated    int   // games given to the tally or pending
 	pending  []rating.Game
 
-	started     time.Time
-	startCount  int
+	started time.Time
+	// The rate counts the games that came while the page followed the
+	// journal: backlog is the journal's size when first read (-1 before),
+	// and the games whose lines lie before it were played earlier (a
+	// resumed run's, or those of a run another process is playing), at
+	// a speed nobody saw. newGames counts the others, from firstNew to
+	// lastNew.
+	backlog     int64
+	newGames    int
 	firstNew    time.Time
 	lastNew     time.Time
 	listDirty   bool
@@ -344,7 +351,7 @@ func (s *Server) Run(ctx context.Context) error {
 	defer close(s.done)
 	f := &follower{
 		s: s, journal: filepath.Join(s.dir, journal.File),
-		forfeits: map[string]int{}, tally: new(rating.Tally), started: time.Now(),
+		forfeits: map[string]int{}, tally: new(rating.Tally), started: time.Now(), backlog: -1,
 		results: make(chan analysisResult, 1), flights: map[int]*flightState{},
 	}
 	tick := time.NewTicker(s.opts.Interval)
@@ -429,6 +436,9 @@ const maxRead = 8 << 20
 func (f *follower) readJournal() (int, error) {
 	file, err := os.Open(f.journal)
 	if errors.Is(err, os.ErrNotExist) {
+		if f.backlog < 0 {
+			f.backlog = 0 // every game to come is new
+		}
 		return 0, nil
 	}
 	if err != nil {
@@ -444,9 +454,12 @@ func (f *follower) readJournal() (int, error) {
 		// The journal was cut shorter than what was read (a new
 		// tournament in the directory): start over.
 		*f = follower{s: f.s, journal: f.journal, manifest: nil, forfeits: map[string]int{}, tally: new(rating.Tally),
-			started: time.Now(), results: f.results, analyzing: f.analyzing, flights: f.flights}
+			started: time.Now(), results: f.results, analyzing: f.analyzing, flights: f.flights, backlog: -1}
 		f.s.closeList()
 		return 1, nil
+	}
+	if f.backlog < 0 {
+		f.backlog = fi.Size()
 	}
 	if fi.Size() == end {
 		return 0, nil
@@ -505,10 +518,14 @@ func (f *follower) add(r *journal.Record, sp span) (bool, error) {
 		f.forfeits[r.Forfeit.Bot]++
 	}
 	f.listDirty = true
-	now := time.Now()
-	if f.firstNew.IsZero() {
-		f.firstNew, f.startCount = now, f.finished-1
+	if sp.off < f.backlog {
+		return true, nil
 	}
+	now := time.Now()
+	if f.newGames == 0 {
+		f.firstNew = now
+	}
+	f.newGames++
 	f.lastNew = now
 	return true, nil
 }
@@ -592,7 +609,7 @@ func (f *follower) publish() {
 		}
 	}
 	st.Finished = f.finished
-	if n := f.finished - f.startCount; n >= 2 && f.lastNew.After(f.firstNew) {
+	if n := f.newGames; n >= 2 && f.lastNew.After(f.firstNew) {
 		st.Rate = float64(n-1) / f.lastNew.Sub(f.firstNew).Seconds()
 		if left := st.Total - st.Finished; left > 0 {
 			st.ETA = float64(left) / st.Rate

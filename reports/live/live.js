@@ -127,7 +127,9 @@
     $("flights-note").textContent = st.flights.length ? (st.more_flights ? "and " + st.more_flights + " more not shown." : "") : "None at the moment.";
     for (const f of st.flights) {
       const card = el("div", { class: "flight", "data-id": String(f.id), tabindex: "0" });
-      card.appendChild(el("p", { class: "names" }, f.white + " \u2013 " + f.black));
+      // The first mover first (Black in checkers), each with its colour.
+      const names = st.game === "checkers" ? f.black + " (Black) \u2013 " + f.white + " (White)" : f.white + " (White) \u2013 " + f.black + " (Black)";
+      card.appendChild(el("p", { class: "names", title: names }, names));
       card.appendChild(ArenaViewer.board(st.game, f.ply.p, {
         marks: f.ply.h, captured: f.ply.x, label: "game " + f.id + " in flight",
       }));

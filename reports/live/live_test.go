@@ -631,3 +631,46 @@ func BenchmarkObserver(b *testing.B) {
 		srv.Moved(header.ID, rec.Moves[m])
 	}
 }
+
+// TestRateLeavesOutTheBacklog serves a directory whose journal already
+// holds games (a run another process is playing, or a resumed one): they
+// were played at a speed the page did not see, so the rate and the time
+// left come only from the games that arrive while it follows.
+func TestRateLeavesOutTheBacklog(t *testing.T) {
+	dir, cfg, sched, openings := fixture(t)
+	j, _, err := journal.Open(filepath.Join(dir, journal.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for i, g := range sched[:8] {
+		rec := play(t, cfg.Rules, g, openings, uint64(i))
+		if err := j.Append(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, base := start(t, dir, live.Options{Interval: 20 * time.Millisecond})
+	st := waitState(t, base, "the backlog", func(s live.State) bool { return s.Finished == 8 })
+	if st.Rate != 0 || st.ETA != 0 {
+		t.Errorf("from the backlog alone: %.1f games/s, %.0fs left; want no rate yet", st.Rate, st.ETA)
+	}
+	// Three games, 300 ms apart: about 3.3 games a second.
+	start := time.Now()
+	for i, g := range sched[8:11] {
+		if i > 0 {
+			time.Sleep(300 * time.Millisecond)
+		}
+		rec := play(t, cfg.Rules, g, openings, uint64(100+i))
+		if err := j.Append(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	elapsed := time.Since(start)
+	st = waitState(t, base, "three more games", func(s live.State) bool { return s.Finished == 11 && s.Rate > 0 })
+	if want := 2 / elapsed.Seconds(); st.Rate > 2*want || st.Rate < want/2 {
+		t.Errorf("rate %.2f games/s, want about %.2f (two gaps in %v)", st.Rate, want, elapsed)
+	}
+	if left := float64(st.Total-st.Finished) / st.Rate; st.ETA < left*0.99 || st.ETA > left*1.01 {
+		t.Errorf("%.0fs left, want %.0fs at %.2f games/s", st.ETA, left, st.Rate)
+	}
+}
