@@ -132,6 +132,8 @@ type ID struct {
 	Nodes, Depth bool
 	// MovesToGo is set when the bot asked for FeatureMovesToGo.
 	MovesToGo bool
+	// GameInfo is set when the bot asked for FeatureGameInfo.
+	GameInfo bool
 }
 
 // featureFlag ties a feature to its flag in an ID.
@@ -141,13 +143,14 @@ type featureFlag struct {
 }
 
 // features returns each feature with its flag in id.
-func (id *ID) features() [5]featureFlag {
+func (id *ID) features() [6]featureFlag {
 	return [...]featureFlag{
 		{FeatureLegalMoves, &id.LegalMoves},
 		{FeatureFEN, &id.FEN},
 		{FeatureNodes, &id.Nodes},
 		{FeatureDepth, &id.Depth},
 		{FeatureMovesToGo, &id.MovesToGo},
+		{FeatureGameInfo, &id.GameInfo},
 	}
 }
 

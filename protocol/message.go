@@ -17,8 +17,8 @@ const Version = 1
 
 // MinorVersion is the minor version of the protocol this package speaks:
 // version 1.1 adds the features FeatureFEN, FeatureNodes, FeatureDepth and
-// FeatureMovesToGo.
-const MinorVersion = 1
+// FeatureMovesToGo, version 1.2 FeatureGameInfo.
+const MinorVersion = 2
 
 // MaxLineLength is the hard limit on the length of a line in bytes, not
 // counting the line end. A longer line breaks the protocol.
@@ -40,6 +40,9 @@ const (
 	// FeatureMovesToGo: go carries Clock.MovesToGo under a time control of
 	// moves per period (version 1.1).
 	FeatureMovesToGo = "movestogo"
+	// FeatureGameInfo: GameInfo, the opponent's name and the opening,
+	// after every newgame (version 1.2).
+	FeatureGameInfo = "gameinfo"
 )
 
 // Reasons a game ends that the arena adds to the rule-based ones of package
@@ -276,6 +279,7 @@ const (
 	cmdPosition   = "position"
 	cmdLegalMoves = "legalmoves"
 	cmdFEN        = "fen"
+	cmdGameInfo   = "gameinfo"
 	cmdGo         = "go"
 	cmdInfo       = "info"
 	cmdMove       = "move"

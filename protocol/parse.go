@@ -62,6 +62,8 @@ func Parse(line string) (Message, error) {
 		return LegalMoves{Moves: p.words()}, nil
 	case cmdFEN:
 		return p.fen()
+	case cmdGameInfo:
+		return p.gameInfo()
 	case cmdGo:
 		return p.goMsg()
 	case cmdInfo:

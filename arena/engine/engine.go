@@ -108,6 +108,9 @@ type Spec struct {
 type NewGame struct {
 	Rules game.Rules
 	Color game.Color // the side the bot plays
+	// Opponent and Opening, the opponent's name and the opening's, are
+	// sent to a bot that asked for them (protocol.FeatureGameInfo).
+	Opponent, Opening string
 }
 
 // MoveRequest asks a bot for a move.
@@ -512,8 +515,11 @@ func (e *Engine) sendNewGame(ctx context.Context, g NewGame) (time.Time, error) 
 		e.cpuBase, _ = e.proc.box.CPUTime(e.proc.pid)
 	}
 	began := time.Now()
-	msg := protocol.NewGame{Game: name, Preset: g.Rules.Preset(), Settings: g.Rules.Settings(), Color: g.Color}
-	if err := e.send(ctx, op, began.Add(e.handshake), msg, protocol.IsReady{}); err != nil {
+	msgs := []protocol.Message{protocol.NewGame{Game: name, Preset: g.Rules.Preset(), Settings: g.Rules.Settings(), Color: g.Color}}
+	if e.id.GameInfo && g.Opponent != "" {
+		msgs = append(msgs, protocol.GameInfo{Opponent: g.Opponent, Opening: g.Opening})
+	}
+	if err := e.send(ctx, op, began.Add(e.handshake), append(msgs, protocol.IsReady{})...); err != nil {
 		return time.Time{}, err
 	}
 	return began, nil

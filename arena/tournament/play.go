@@ -230,8 +230,10 @@ func (gp *gamePlay) startEngines(ctx context.Context) (over, ok bool) {
 	// Both bots prepare at once; the first mover's failure counts first.
 	rules := gp.r.rules
 	order := [2]game.Color{rules.FirstMover(), rules.FirstMover().Other()}
+	opening := journal.OpeningLabel(gp.rec)
 	errs := engine.NewGames(ctx, []*engine.Engine{gp.eng[order[0]], gp.eng[order[1]]},
-		[]engine.NewGame{{Rules: rules, Color: order[0]}, {Rules: rules, Color: order[1]}})
+		[]engine.NewGame{{Rules: rules, Color: order[0], Opponent: gp.names[order[1]], Opening: opening},
+			{Rules: rules, Color: order[1], Opponent: gp.names[order[0]], Opening: opening}})
 	for i, c := range order {
 		gp.inGame[c] = errs[i] == nil
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/bots/sdk"
+	"github.com/arena-games/arena/protocol"
 	"github.com/arena-games/arena/reports/viewer"
 )
 
@@ -137,6 +138,16 @@ type State struct {
 	Status string `json:"status"`
 	Game   string `json:"game,omitempty"`
 	Color  string `json:"color,omitempty"` // the person's colour
+	// Opponent and Opening name the other player and the game's opening,
+	// as the arena tells them (protocol.GameInfo).
+	Opponent string `json:"opponent,omitempty"`
+	Opening  string `json:"opening,omitempty"`
+	// FirstMover is the colour that moves first under the rules, and
+	// StartTurn the colour that played the first of Moves (the other
+	// one when the game started from a position with it to move): the
+	// page numbers the moves in pairs from them.
+	FirstMover string `json:"first_mover,omitempty"`
+	StartTurn  string `json:"start_turn,omitempty"`
 	// Ply is the position, with the last move's squares and, in
 	// Cheversi, the scores and attacked squares; Moves the moves so far.
 	Ply   *viewer.Ply `json:"ply,omitempty"`
@@ -196,15 +207,25 @@ func (p *player) close() {
 
 func (p *player) bot(log io.Writer) sdk.Bot {
 	return sdk.Bot{
-		Name:   "human",
-		Author: "a person at the board page",
+		Name:         "human",
+		Author:       "a person at the board page",
+		WantGameInfo: true,
 		NewGame: func(_ context.Context, rules game.Rules, color game.Color) error {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			p.rules = rules
 			start := viewer.Start(rules.Start())
-			p.setLocked(State{Status: "opponent", Game: rules.Game(), Color: color.String(), Ply: &start, Games: p.state.Games})
+			first := rules.FirstMover().String()
+			p.setLocked(State{Status: "opponent", Game: rules.Game(), Color: color.String(), Ply: &start, Games: p.state.Games,
+				FirstMover: first, StartTurn: first})
 			return nil
+		},
+		GameInfo: func(_ context.Context, info protocol.GameInfo) {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			s := p.state
+			s.Opponent, s.Opening = info.Opponent, info.Opening
+			p.setLocked(s)
 		},
 		Move:     p.move,
 		GameOver: p.gameOver,
@@ -215,14 +236,15 @@ func (p *player) bot(log io.Writer) sdk.Bot {
 // move shows the position and waits for the person's move (or for the
 // arena to end the game).
 func (p *player) move(ctx context.Context, req sdk.Request) (string, error) {
-	ply, err := lastPly(req)
+	ply, startTurn, err := lastPly(req)
 	if err != nil {
 		return "", err
 	}
 	legal := req.State.LegalMoves(nil)
 	s := State{
 		Status: "move", Game: req.Rules.Game(), Color: req.Color.String(), Ply: &ply, Moves: req.Moves,
-		TimeLeftMS: req.TimeLeft().Milliseconds(),
+		TimeLeftMS: req.TimeLeft().Milliseconds(), Opponent: req.Game.Opponent, Opening: req.Game.Opening,
+		FirstMover: req.Rules.FirstMover().String(), StartTurn: startTurn.String(),
 	}
 	for _, m := range legal {
 		s.Legal = append(s.Legal, m.String())
@@ -263,24 +285,24 @@ func (p *player) move(ctx context.Context, req sdk.Request) (string, error) {
 }
 
 // lastPly replays a request's moves to describe its position with the
-// last move's squares.
-func lastPly(req sdk.Request) (viewer.Ply, error) {
+// last move's squares; startTurn is the side to move before the first.
+func lastPly(req sdk.Request) (ply viewer.Ply, startTurn game.Color, err error) {
 	st := req.Rules.Start()
 	if req.StartText != "" {
-		var err error
 		if st, err = req.Rules.ParseState(req.StartText); err != nil {
-			return viewer.Ply{}, err
+			return viewer.Ply{}, 0, err
 		}
 	}
-	ply := viewer.Start(st)
+	startTurn = st.Turn()
+	ply = viewer.Start(st)
 	for _, m := range req.Moves {
 		next, err := viewer.Step(st, m)
 		if err != nil {
-			return viewer.Ply{}, fmt.Errorf("human player: the arena's move %q: %w", m, err)
+			return viewer.Ply{}, 0, fmt.Errorf("human player: the arena's move %q: %w", m, err)
 		}
 		ply = next
 	}
-	return ply, nil
+	return ply, startTurn, nil
 }
 
 func (p *player) gameOver(_ context.Context, result game.Result, reason string) {

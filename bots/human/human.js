@@ -168,7 +168,8 @@
     const status = $("status");
     status.setAttribute("data-status", s.status);
     const side = s.color ? " You play " + s.color.charAt(0).toUpperCase() + s.color.slice(1) + "." : "";
-    $("title").textContent = s.game ? "Your board: " + s.game : "Your board";
+    $("title").textContent = s.game ? "Your board: " + s.game + (s.opponent ? " against " + s.opponent : "") : "Your board";
+    $("game-info").textContent = s.opening ? "Opening: " + s.opening : "";
     switch (s.status) {
       case "waiting":
         status.textContent = "Waiting for the arena to start a game\u2026";
@@ -194,11 +195,20 @@
       $("score").textContent = "";
     }
     $("hint").textContent = s.status === "move" ? (s.game === "cheversi" ? "Pick a piece, then an empty square; green dots mark where it may go." : "Click one of your pieces, then the square it goes to.") : "";
+    $("legend").hidden = s.game !== "cheversi";
+    // The moves in numbered pairs, the first mover's first ("1. 9-13
+    // 22-18"); a game from a position with the second mover to move
+    // starts "1. … 22-18".
     const moves = $("moves");
     moves.textContent = "";
-    for (const m of s.moves || []) {
+    const list = (s.moves || []).slice();
+    if (list.length && s.start_turn && s.first_mover && s.start_turn !== s.first_mover) {
+      list.unshift("\u2026");
+    }
+    for (let i = 0; i < list.length; i += 2) {
       const li = document.createElement("li");
-      li.textContent = m;
+      li.setAttribute("data-number", String(i / 2 + 1));
+      li.textContent = list.slice(i, i + 2).join(" ");
       moves.appendChild(li);
     }
     palette();

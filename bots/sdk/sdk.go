@@ -43,6 +43,10 @@ type Bot struct {
 	// asks for the moves to go of a moves-per-period clock: Budget uses
 	// them.)
 	NodeLimit, DepthLimit bool
+	// WantGameInfo asks the arena for the opponent's name and the
+	// opening of every game (protocol version 1.2); the SDK passes them on
+	// to GameInfo and in Request.Game.
+	WantGameInfo bool
 
 	// SetOption is called for each setoption whose name is among Options
 	// and whose value fits the declaration (other ones are noted in Log
@@ -58,6 +62,10 @@ type Bot struct {
 	// or Run's context is done, and the move is then discarded. An error
 	// ends Run.
 	Move func(ctx context.Context, req Request) (string, error)
+	// GameInfo, if set, is called with the opponent and the opening of
+	// a game, which the arena sends after newgame to a bot with
+	// WantGameInfo, before the isready that follows.
+	GameInfo func(ctx context.Context, info protocol.GameInfo)
 	// GameOver, if set, is called when the arena reports a game's result.
 	GameOver func(ctx context.Context, result game.Result, reason string)
 
@@ -83,6 +91,7 @@ func (b Bot) ID() protocol.ID {
 		Nodes:      b.NodeLimit,
 		Depth:      b.DepthLimit,
 		MovesToGo:  true,
+		GameInfo:   b.WantGameInfo,
 	}
 }
 
@@ -113,6 +122,9 @@ type Request struct {
 	// game's start position. Moves are the moves played since.
 	StartText string
 	Moves     []string
+	// Game is the opponent and the opening of the game, for a bot with
+	// WantGameInfo (zero otherwise).
+	Game protocol.GameInfo
 
 	send func(protocol.Info) error
 }
@@ -282,6 +294,7 @@ type session struct {
 	hasPos bool
 	legal  []string
 	fen    string
+	info   protocol.GameInfo // of the game in progress
 	search *search
 
 	// The decoded position of the last request, reused when the next one
@@ -347,6 +360,12 @@ func (s *session) handle(ctx context.Context, ev event) (stop bool, err error) {
 		}
 		s.fen = m.Text
 		return false, nil
+	case protocol.GameInfo:
+		s.info = m
+		if s.bot.GameInfo != nil {
+			s.bot.GameInfo(ctx, m)
+		}
+		return false, nil
 	case protocol.LegalMoves:
 		if err := s.finish(); err != nil {
 			return true, err
@@ -398,7 +417,7 @@ func (s *session) newGame(ctx context.Context, m protocol.NewGame) error {
 	if err != nil {
 		return fmt.Errorf("sdk: newgame: %w", err)
 	}
-	s.rules, s.color, s.hasPos, s.legal = rules, m.Color, false, nil
+	s.rules, s.color, s.hasPos, s.legal, s.info = rules, m.Color, false, nil, protocol.GameInfo{}
 	s.cacheState = nil
 	if s.bot.NewGame != nil {
 		if err := s.bot.NewGame(ctx, rules, m.Color); err != nil {
@@ -469,6 +488,7 @@ func (s *session) start(ctx context.Context, g protocol.Go) error {
 		FEN:       s.fen,
 		StartText: s.pos.Text,
 		Moves:     slices.Clone(s.pos.Moves),
+		Game:      s.info,
 		send: func(info protocol.Info) error {
 			s.mu.Lock()
 			defer s.mu.Unlock()

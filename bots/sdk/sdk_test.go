@@ -663,3 +663,43 @@ func TestFENMismatch(t *testing.T) {
 		t.Errorf("log %q does not note the differing position text", log)
 	}
 }
+
+// TestGameInfo checks that a bot with WantGameInfo asks for it, is told
+// the opponent and the opening of each game, in GameInfo and with every
+// request, and that the next newgame clears them.
+func TestGameInfo(t *testing.T) {
+	var mu sync.Mutex
+	var told []protocol.GameInfo
+	var asked []protocol.GameInfo
+	bot := Bot{WantGameInfo: true,
+		GameInfo: func(_ context.Context, info protocol.GameInfo) {
+			mu.Lock()
+			told = append(told, info)
+			mu.Unlock()
+		},
+		Move: func(ctx context.Context, req Request) (string, error) {
+			mu.Lock()
+			asked = append(asked, req.Game)
+			mu.Unlock()
+			return firstMove(ctx, req)
+		},
+	}
+	a := startBot(t, bot)
+	if id := a.handshake(); !id.GameInfo {
+		t.Fatalf("the handshake %+v does not ask for gameinfo", id)
+	}
+	a.send("newgame game checkers preset american color black", "gameinfo opponent alphabeta opening ACF 1 Edinburgh", "isready")
+	a.expect("readyok")
+	a.send("position startpos", "go movetime 100")
+	a.expect("move 9-13")
+	a.send("gameover result 1-0 reason score", "newgame game checkers preset american color black", "isready")
+	a.expect("readyok")
+	a.send("position startpos", "go movetime 100")
+	a.expect("move 9-13")
+	mu.Lock()
+	defer mu.Unlock()
+	want := protocol.GameInfo{Opponent: "alphabeta", Opening: "ACF 1 Edinburgh"}
+	if len(told) != 1 || told[0] != want || len(asked) != 2 || asked[0] != want || asked[1] != (protocol.GameInfo{}) {
+		t.Errorf("told %+v, asked with %+v; want %+v once, then nothing for the game without gameinfo", told, asked, want)
+	}
+}

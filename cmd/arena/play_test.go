@@ -82,6 +82,7 @@ func TestPlayInChromium(t *testing.T) {
 				}
 				if refusedIn != s.Games {
 					refusedIn = s.Games
+					checkPageWords(t, ctx, s)
 					refusedClick(t, ctx, st, s)
 					if s.Games == 0 {
 						for _, w := range browsertest.Widths {
@@ -143,6 +144,38 @@ func TestPlayInChromium(t *testing.T) {
 				t.Errorf("arena play's output:\n%s", stdout)
 			}
 		})
+	}
+}
+
+// checkPageWords checks what the board page says besides the board: the
+// opponent and the opening, the moves numbered in pairs (the first
+// mover's first), and for Cheversi the key of the attacked squares'
+// colours.
+func checkPageWords(t *testing.T, ctx context.Context, s pageState) {
+	t.Helper()
+	type words struct {
+		Title, Info  string
+		Items        []string
+		LegendHidden bool
+	}
+	w := browsertest.Eval[words](t, ctx, `({Title: document.getElementById("title").textContent, Info: document.getElementById("game-info").textContent,
+		Items: Array.from(document.querySelectorAll("#moves li")).map(function (li) { return li.getAttribute("data-number") + ". " + li.textContent; }),
+		LegendHidden: document.getElementById("legend").hidden})`)
+	if want := "Your board: " + s.Game + " against random"; w.Title != want {
+		t.Errorf("the page's title %q, want %q", w.Title, want)
+	}
+	if !strings.HasPrefix(w.Info, "Opening: ") || len(w.Info) <= len("Opening: ") {
+		t.Errorf("the page names no opening: %q", w.Info)
+	}
+	var want []string
+	for i := 0; i < len(s.Moves); i += 2 {
+		want = append(want, fmt.Sprintf("%d. %s", i/2+1, strings.Join(s.Moves[i:min(i+2, len(s.Moves))], " ")))
+	}
+	if !slices.Equal(w.Items, want) {
+		t.Errorf("the moves %q are listed as %q, want %q", s.Moves, w.Items, want)
+	}
+	if w.LegendHidden != (s.Game != "cheversi") {
+		t.Errorf("%s: the key of the attacked squares hidden: %v", s.Game, w.LegendHidden)
 	}
 }
 
