@@ -155,6 +155,14 @@ func TestRunServeInChromium(t *testing.T) {
 	for _, w := range browsertest.Widths {
 		browsertest.Screenshot(t, ctx, "live", w)
 	}
+	// At 1280 px a board in flight is large enough to read, and its
+	// players are named with their colours, the first mover first.
+	if w := browsertest.Eval[float64](t, ctx, `document.querySelector("#flights .flight svg").getBoundingClientRect().width`); w < 300 {
+		t.Errorf("a board in flight is %.0f px wide at 1280 px, want 300 or more", w)
+	}
+	if names := browsertest.Eval[string](t, ctx, `document.querySelector("#flights .flight .names").textContent`); !regexp.MustCompile(`^\S+ \(White\) – \S+ \(Black\)$`).MatchString(names) {
+		t.Errorf("a game in flight is labelled %q, want WHITE (White) – BLACK (Black)", names)
+	}
 
 	// The standings change as games finish.
 	games := `Array.from(document.querySelectorAll("#standings tbody tr td:nth-child(5)")).reduce(function (n, td) { return n + Number(td.textContent); }, 0)`
