@@ -364,11 +364,24 @@ func TestReportViewerCheckersInChromium(t *testing.T) {
 	dir, recs := playTournament(t, checkersConfig)
 	ctx := browsertest.Start(t)
 	openReport(t, ctx, dir)
+	// Black moves first in checkers: the list and the game name Black first.
+	heads := browsertest.Eval[[]string](t, ctx, `Array.from(document.querySelectorAll("table.av-list thead th")).map(function (th) { return th.textContent; })`)
+	if len(heads) < 4 || heads[2] != "Black" || heads[3] != "White" {
+		t.Errorf("game list columns %q, want Black before White", heads)
+	}
+	row := browsertest.Eval[[]string](t, ctx, fmt.Sprintf(`Array.from(document.querySelectorAll('table.av-list tr[data-id="%d"] td')).map(function (td) { return td.textContent; })`, recs[0].ID))
+	if len(row) < 4 || row[2] != recs[0].Black || row[3] != recs[0].White {
+		t.Errorf("game %d's row %q, want %s (Black) then %s (White)", recs[0].ID, row, recs[0].Black, recs[0].White)
+	}
 	for i := range recs {
 		stepThrough(t, ctx, &recs[i])
 		res := browsertest.Eval[string](t, ctx, `document.querySelector("#av-game .av-result").textContent`)
 		if !strings.HasPrefix(res, recs[i].Result) {
 			t.Errorf("game %d: result %q, want %s", recs[i].ID, res, recs[i].Result)
+		}
+		title := browsertest.Eval[string](t, ctx, `document.querySelector("#av-game .av-title").textContent`)
+		if want := fmt.Sprintf("Game %d: %s (Black) vs %s (White)", recs[i].ID, recs[i].Black, recs[i].White); title != want {
+			t.Errorf("game title %q, want %q", title, want)
 		}
 	}
 }

@@ -285,8 +285,11 @@
     let ply = opt.ply === undefined ? g.plies.length - 1 : opt.ply;
     let showAttacks = !checkers;
     container.textContent = "";
-    const title = h("h3", { class: "av-title", text: "Game " + g.id + ": " + g.white + " (White) vs " + g.black + " (Black)" });
-    const clocks = g.clocks && g.clocks[0] ? "time: White " + g.clocks[0] + ", Black " + g.clocks[1] : "";
+    // The first mover first: Black in checkers.
+    const title = h("h3", { class: "av-title", text: "Game " + g.id + ": " + (checkers ?
+      g.black + " (Black) vs " + g.white + " (White)" : g.white + " (White) vs " + g.black + " (Black)") });
+    const clocks = g.clocks && g.clocks[0] ? (checkers ? "time: Black " + g.clocks[1] + ", White " + g.clocks[0] :
+      "time: White " + g.clocks[0] + ", Black " + g.clocks[1]) : "";
     const sub = h("p", { class: "av-sub", text: [g.opening ? "Opening " + g.opening : "", g.round ? "round " + g.round : "", clocks].filter(Boolean).join(", ") });
     const boardBox = h("div", { class: "av-boardbox" });
     const status = h("div", { class: "av-status", "aria-live": "polite" });
@@ -432,7 +435,10 @@
     filterBox.appendChild(reset);
     const count = h("p", { class: "av-count" });
     const table = h("table", { class: "av-list" });
-    const thead = h("thead", {}, [h("tr", {}, ["#", "Round", "White", "Black", "Opening", "Result", "Reason", "Plies"].map(function (t) { return h("th", { text: t }); }))]);
+    // The players in the order they move: Black first in checkers (see
+    // render).
+    const heads = ["#", "Round", "White", "Black", "Opening", "Result", "Reason", "Plies"].map(function (t) { return h("th", { text: t }); });
+    const thead = h("thead", {}, [h("tr", {}, heads)]);
     const tbody = h("tbody");
     table.appendChild(thead);
     table.appendChild(tbody);
@@ -494,6 +500,9 @@
     }
 
     function render() {
+      const blackFirst = list && list.game === "checkers";
+      heads[2].textContent = blackFirst ? "Black" : "White";
+      heads[3].textContent = blackFirst ? "White" : "Black";
       const rows = matching();
       const pages = Math.max(1, Math.ceil(rows.length / PAGE));
       page = Math.max(0, Math.min(page, pages - 1));
@@ -504,7 +513,7 @@
         const has = source.has(r[0]);
         const tr = h("tr", { "data-id": String(r[0]), class: has ? "av-row" : "av-row av-nodata", tabindex: "0" }, [
           h("td", { class: "num", text: String(r[0]) }), h("td", { class: "num", text: String(r[1]) }),
-          h("td", { text: list.bots[r[2]] }), h("td", { text: list.bots[r[3]] }),
+          h("td", { text: list.bots[r[blackFirst ? 3 : 2]] }), h("td", { text: list.bots[r[blackFirst ? 2 : 3]] }),
           h("td", { text: list.openings[r[4]] }), h("td", { text: RESULTS[r[5]] }),
           h("td", { text: list.reasons[r[6]] }), h("td", { class: "num", text: String(r[7]) }),
         ]);
