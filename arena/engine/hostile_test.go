@@ -37,6 +37,10 @@ const (
 	envSecret  = "ARENA_ENGINE_FAKE_SECRET"  // a file "trespass" reads
 )
 
+// hoard keeps what the allocating bot allocates, out of the collector's
+// reach.
+var hoard [][]byte
+
 // hostile misbehaves in mode; ok means the bot goes on to answer, else it
 // exits with code.
 func hostile(mode string) (code int, ok bool) {
@@ -46,13 +50,12 @@ func hostile(mode string) (code int, ok bool) {
 	}
 	switch mode {
 	case modeAllocate:
-		var keep [][]byte
 		for {
 			b := make([]byte, 8<<20)
 			for i := 0; i < len(b); i += 4096 {
 				b[i] = 1
 			}
-			keep = append(keep, b)
+			hoard = append(hoard, b)
 		}
 	case modeForkBomb:
 		forkBomb()

@@ -95,7 +95,7 @@ func newCgroup1(l Limits, group string) (*botCgroup, error) {
 		}
 		return out, nil
 	}
-	cg, err := cgroup1.New(cgroup1.NestedPath(group), res, cgroup1.WithHiearchy(hier))
+	cg, err := cgroup1.New(cgroup1.NestedPath(group), res, cgroup1.WithHierarchy(hier))
 	if err != nil {
 		return nil, fmt.Errorf("cgroup v1: %w", err)
 	}
