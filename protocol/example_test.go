@@ -133,3 +133,16 @@ func ExampleGo() {
 	// fen W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15
 	// go wtime 60000 btime 58000 winc 0 binc 0 movestogo 40 nodes 20000
 }
+
+// ExampleGameInfo shows the line a bot that asked for gameinfo receives
+// after newgame, and how it reads it.
+func ExampleGameInfo() {
+	line, _ := protocol.Format(protocol.GameInfo{Opponent: "alphabeta", Opening: "ACF 1 Edinburgh"})
+	fmt.Println(line)
+	m, _ := protocol.Parse(line)
+	info := m.(protocol.GameInfo)
+	fmt.Printf("against %s, opening %q\n", info.Opponent, info.Opening)
+	// Output:
+	// gameinfo opponent alphabeta opening ACF 1 Edinburgh
+	// against alphabeta, opening "ACF 1 Edinburgh"
+}
