@@ -77,9 +77,9 @@ var elsewhere = map[string]string{
 	"arena worker":                       "TestWorkersSurvive and TestWorkersSPRTStops (ARENA_WORKERS=1, as .ci/run sets)",
 	"configs/cluster/slurm-submit.sh":    "TestSlurm on a one-node Slurm cluster (ARENA_SLURM=1, as .ci/run sets)",
 	"squeue":                             "TestSlurm (ARENA_SLURM=1)",
-	"ARENA_CONFIG=$PWD/study.toml":        "TestSlurm (ARENA_SLURM=1)",
-	"ARENA_OUT=/shared/results/study":     "TestSlurm (ARENA_SLURM=1)",
-	"ARENA_CONFIG=$PWD/configs/study":     "TestSlurm (ARENA_SLURM=1) runs the sweep's array script",
+	"ARENA_CONFIG=$PWD/study.toml":       "TestSlurm (ARENA_SLURM=1)",
+	"ARENA_OUT=/shared/results/study":    "TestSlurm (ARENA_SLURM=1)",
+	"ARENA_CONFIG=$PWD/configs/study":    "TestSlurm (ARENA_SLURM=1) runs the sweep's array script",
 	"arena report /shared/results/study": "a Slurm cluster's shared directory: TestSlurm; arena report itself runs in configs/README.md's first block",
 	"kubectl":                            "no Kubernetes cluster here: configs/cluster's own module checks the manifests against the Kubernetes API types",
 }
