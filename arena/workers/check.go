@@ -99,7 +99,7 @@ func checkRandomPlies(rules game.Rules, op openings.Opening, rec *journal.Record
 // per pairing (the pair's bots), from the side of the bot listed first in
 // the configuration, in five outcomes: 0, 1/2, 1, 3/2 or 2 points; the
 // statistic of a worker sums, over the pairings, Pearson's chi-square of
-// its outcomes against those of all the other workers. A worker is
+// its outcomes against those of the other workers. A worker is
 // flagged when its p-value, multiplied by the number of workers tested
 // (Bonferroni), is below flagLevel.
 type consistency struct {
@@ -203,15 +203,46 @@ func (t workerTest) text() string {
 	return fmt.Sprintf("chi-square %.1f with %d degrees of freedom over %d pairs, p = %.2g, %.2g for the workers tested", t.chi2, t.df, t.pairs, t.p, t.padj)
 }
 
-// test tests every worker against the others.
+// test tests every worker against the others. It goes in steps, as an
+// outlier test must: a worker that stands out would make every other one
+// look odd against a rest that holds it, so the worker that stands out
+// most is set aside and the rest are tested again without it, until none
+// stands out. A worker set aside keeps the test that set it aside.
 func (c *consistency) test() []workerTest {
 	workers := make([]string, 0, len(c.games))
 	for w := range c.games {
 		workers = append(workers, w)
 	}
 	sort.Strings(workers)
+	aside := map[string]workerTest{}
+	for {
+		out := c.testAgainst(workers, aside)
+		worst := -1
+		for i, t := range out {
+			if _, ok := aside[t.worker]; !ok && t.flag && (worst < 0 || t.padj < out[worst].padj) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			for i, t := range out {
+				if a, ok := aside[t.worker]; ok {
+					out[i] = a
+				}
+			}
+			return out
+		}
+		aside[out[worst].worker] = out[worst]
+	}
+}
+
+// testAgainst tests each worker not set aside against the others not set
+// aside, with Bonferroni's correction over the workers tested.
+func (c *consistency) testAgainst(workers []string, aside map[string]workerTest) []workerTest {
 	total := map[string]*[5]int{}
-	for _, byPairing := range c.counts {
+	for w, byPairing := range c.counts {
+		if _, ok := aside[w]; ok {
+			continue
+		}
 		for k, n := range byPairing {
 			if total[k] == nil {
 				total[k] = new([5]int)
@@ -225,6 +256,10 @@ func (c *consistency) test() []workerTest {
 	tested := 0
 	for _, w := range workers {
 		t := workerTest{worker: w}
+		if _, ok := aside[w]; ok {
+			out = append(out, t)
+			continue
+		}
 		for k, all := range total {
 			var mine [5]int
 			if n := c.counts[w][k]; n != nil {

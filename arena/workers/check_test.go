@@ -59,7 +59,11 @@ func TestConsistencyFlagsOddWorker(t *testing.T) {
 	var flags []string
 	n := 0
 	for round := range 150 {
-		for w, dist := range map[string][]float64{"w1": normal, "w2": normal, "w3": normal, "bad": odd} {
+		for _, w := range []string{"w1", "w2", "w3", "bad"} {
+			dist := normal
+			if w == "bad" {
+				dist = odd
+			}
 			n++
 			for _, r := range pairOf(fmt.Sprintf("p%d-%s-%d", round, w, n), "new", "old", draw(dist)) {
 				flags = append(flags, c.add(w, r)...)
