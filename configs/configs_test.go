@@ -11,8 +11,8 @@ import (
 	"github.com/arena-games/arena/arena/schedule"
 
 	"github.com/arena-games/arena/arena/checkers"
+	"github.com/arena-games/arena/bots/builtinbots"
 	"github.com/arena-games/arena/configs"
-	"github.com/arena-games/arena/internal/builtinbots"
 )
 
 // The configurations name the arena's built-in bots.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
-	"github.com/arena-games/arena/internal/browsertest"
+	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // compareEntries are tournaments of every kind a comparison meets: a

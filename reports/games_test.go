@@ -14,7 +14,7 @@ import (
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
-	"github.com/arena-games/arena/internal/browsertest"
+	"github.com/arena-games/arena/reports/browsertest"
 	"github.com/arena-games/arena/reports/viewer"
 )
 

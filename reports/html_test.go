@@ -11,7 +11,7 @@ import (
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/rating"
-	"github.com/arena-games/arena/internal/browsertest"
+	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // groupsAnalysis is computed from games: two groups of players that never

@@ -14,7 +14,7 @@ import (
 	"github.com/arena-games/arena/arena/race"
 	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/arena/sweep"
-	"github.com/arena-games/arena/internal/browsertest"
+	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // testSweep is a sweep of three komi values at two strengths, raced on

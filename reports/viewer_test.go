@@ -23,8 +23,8 @@ import (
 	"github.com/arena-games/arena/arena/tournament"
 	"github.com/arena-games/arena/bots/builtin"
 	"github.com/arena-games/arena/bots/sdk"
-	"github.com/arena-games/arena/internal/browsertest"
 	"github.com/arena-games/arena/reports"
+	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // botEnv makes the test binary a bot: the arena runs it as

@@ -11,7 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/arena-games/arena/internal/suggest"
+	"github.com/arena-games/arena/arena/suggest"
 )
 
 // typeErrors checks the values of a document, decoded without a schema,

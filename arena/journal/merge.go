@@ -17,7 +17,7 @@ import (
 
 	"github.com/arena-games/arena/arena/schedule"
 
-	"github.com/arena-games/arena/internal/tempfile"
+	"github.com/arena-games/arena/arena/tempfile"
 )
 
 // ErrMerge is wrapped by errors about directories that cannot be merged.

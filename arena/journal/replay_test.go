@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-games/arena/internal/journaltest"
+	"github.com/arena-games/arena/arena/journal/journaltest"
 
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/journal"

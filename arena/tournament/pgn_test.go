@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/arena-games/arena/internal/journaltest"
+	"github.com/arena-games/arena/arena/journal/journaltest"
 
 	"github.com/arena-games/arena/arena/journal"
 

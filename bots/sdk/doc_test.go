@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"os"
@@ -16,17 +17,28 @@ import (
 // type of the package, and both give sdk.Main as a program's entry point
 // and say what sdk.Run is for, in the same words.
 func TestDocumentedEntryPoints(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	pkg, err := build.ImportDir(".", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fset := token.NewFileSet()
 	exported := map[string]bool{}
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			for name, obj := range f.Scope.Objects {
-				if ast.IsExported(name) && (obj.Kind == ast.Fun || obj.Kind == ast.Typ) {
-					exported[name] = true
+	for _, name := range pkg.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() {
+					exported[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok && ts.Name.IsExported() {
+						exported[ts.Name.Name] = true
+					}
 				}
 			}
 		}

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/arena-games/arena/bots/builtin"
+	"github.com/arena-games/arena/bots/builtinbots"
 	"github.com/arena-games/arena/bots/human"
-	"github.com/arena-games/arena/internal/builtinbots"
 )
 
 func init() {

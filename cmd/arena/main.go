@@ -18,7 +18,7 @@ import (
 	"syscall"
 
 	"github.com/arena-games/arena/arena/engine"
-	"github.com/arena-games/arena/internal/suggest"
+	"github.com/arena-games/arena/arena/suggest"
 )
 
 // command is one subcommand. Each lives in a file of its own and registers

@@ -23,8 +23,8 @@ import (
 	"github.com/arena-games/arena/arena/openings"
 	"github.com/arena-games/arena/arena/schedule"
 
+	"github.com/arena-games/arena/arena/suggest"
 	"github.com/arena-games/arena/arena/tournament"
-	"github.com/arena-games/arena/internal/suggest"
 )
 
 func init() {

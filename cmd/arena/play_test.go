@@ -16,7 +16,7 @@ import (
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/bots/human"
-	"github.com/arena-games/arena/internal/browsertest"
+	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // pageState is what the test reads of the board page.

@@ -17,7 +17,7 @@ import (
 
 	"github.com/arena-games/arena/arena/journal"
 
-	"github.com/arena-games/arena/internal/browsertest"
+	"github.com/arena-games/arena/reports/browsertest"
 	"github.com/arena-games/arena/reports/live"
 )
 

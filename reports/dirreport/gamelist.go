@@ -12,7 +12,7 @@ import (
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/schedule"
 
-	"github.com/arena-games/arena/internal/tempfile"
+	"github.com/arena-games/arena/arena/tempfile"
 
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/reports"

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/arena-games/arena/internal/journaltest"
+	"github.com/arena-games/arena/arena/journal/journaltest"
 
 	"github.com/arena-games/arena/arena/journal"
 

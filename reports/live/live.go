@@ -19,7 +19,7 @@ import (
 
 	"github.com/arena-games/arena/arena/journal"
 
-	"github.com/arena-games/arena/internal/tempfile"
+	"github.com/arena-games/arena/arena/tempfile"
 	"github.com/arena-games/arena/reports/dirreport"
 
 	"github.com/arena-games/arena/arena/game"
