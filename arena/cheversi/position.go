@@ -109,12 +109,22 @@ func (p *Position) targets(t *moveMasks) {
 		return
 	}
 	us := p.ply & 1
+	occ := p.occ[0] | p.occ[1]
+	kinds := p.kindsToPlace(us)
+	base, kingTo, bishopTo := p.targetMasks(us, ^occ, &kinds)
+	touch := p.touchMask(occ)
+	if fillTargets(t, kinds, base&touch, kingTo, bishopTo) == 0 && touch != allSquares {
+		// No legal move: the touch constraint is lifted for this move.
+		fillTargets(t, kinds, base, kingTo, bishopTo)
+	}
+}
+
+// kindsToPlace returns the set (bit k for Piece k) of the piece kinds the
+// side us has a piece left to place of, as the opening and the queen call
+// allow on this ply.
+func (p *Position) kindsToPlace(us uint8) uint8 {
 	o := &p.opts
 	mine := &p.pieces[us]
-	occ := p.occ[0] | p.occ[1]
-	empty := ^occ
-
-	// Piece kinds with a piece left to place.
 	var kinds uint8
 	if mine[King] == 0 {
 		kinds |= 1 << King
@@ -131,7 +141,6 @@ func (p *Position) targets(t *moveMasks) {
 	if b := mine[Knight]; b&(b-1) == 0 {
 		kinds |= 1 << Knight
 	}
-
 	switch {
 	case p.ply == 0 && o.Opening != OpeningFree:
 		kinds &= 1 << King
@@ -141,13 +150,20 @@ func (p *Position) targets(t *moveMasks) {
 	if o.QueenCall && p.queenCalled() {
 		kinds &= 1 << Queen
 	}
+	return kinds
+}
 
-	base := empty
-	kingTo := allSquares
+// targetMasks returns the squares the side us may place on before the
+// touch switch (base), and those its King and its Bishop may take, by the
+// black-King-last and opposite-Bishops switches; the first may also take
+// the King out of kinds.
+func (p *Position) targetMasks(us uint8, empty uint64, kinds *uint8) (base, kingTo, bishopTo uint64) {
+	o := &p.opts
+	base, kingTo, bishopTo = empty, allSquares, allSquares
 	if o.BlackKingLast {
 		switch {
 		case us == uint8(game.Black) && p.ply < MaxPlies-1:
-			kinds &^= 1 << King
+			*kinds &^= 1 << King
 		case us == uint8(game.Black):
 			kingTo = kingAttacks[p.lastSquare()]
 		case p.ply == MaxPlies-2:
@@ -155,38 +171,34 @@ func (p *Position) targets(t *moveMasks) {
 			base &= neighbours(empty)
 		}
 	}
-	bishopTo := allSquares
-	if b := mine[Bishop]; o.BishopsOpposite && b != 0 && b&(b-1) == 0 {
+	if b := p.pieces[us][Bishop]; o.BishopsOpposite && b != 0 && b&(b-1) == 0 {
 		bishopTo = darkSquares
 		if b&darkSquares != 0 {
 			bishopTo = ^darkSquares
 		}
 	}
+	return base, kingTo, bishopTo
+}
 
-	touch := p.touchMask(occ)
-	for pass := 0; pass < 2; pass++ {
-		to := base & touch
-		var found uint64
-		for k := range Piece(NumPieces) {
-			if kinds&(1<<k) == 0 {
-				continue
-			}
-			m := to
-			switch k {
-			case King:
-				m &= kingTo
-			case Bishop:
-				m &= bishopTo
-			}
-			t[k] = m
-			found |= m
+// fillTargets sets t[k] for each piece kind k in kinds to the squares of
+// to it may take, and returns their union.
+func fillTargets(t *moveMasks, kinds uint8, to, kingTo, bishopTo uint64) uint64 {
+	var found uint64
+	for k := range Piece(NumPieces) {
+		if kinds&(1<<k) == 0 {
+			continue
 		}
-		if found != 0 || touch == allSquares {
-			return
+		m := to
+		switch k {
+		case King:
+			m &= kingTo
+		case Bishop:
+			m &= bishopTo
 		}
-		// No legal move: the touch constraint is lifted for this move.
-		touch = allSquares
+		t[k] = m
+		found |= m
 	}
+	return found
 }
 
 // touchMask returns the squares the touch switch allows for the side to
@@ -515,19 +527,12 @@ func (p *Position) whyIllegal(pc Piece, sq Square) string {
 		return fmt.Sprintf("black's first move must place the queen (opening %v)", o.Opening)
 	case o.QueenCall && p.queenCalled() && pc != Queen:
 		return "queen must be placed (queen call)"
-	case o.BlackKingLast && us == game.Black && pc == King && p.ply < MaxPlies-1:
-		return "black's king must be its last piece (black_king_last)"
-	case o.BlackKingLast && us == game.Black && pc == King && kingAttacks[p.lastSquare()]&b == 0:
-		return fmt.Sprintf("black's king must go next to %v, white's last piece (black_king_last)", p.lastSquare())
-	case o.BlackKingLast && p.ply == MaxPlies-2 && kingAttacks[sq]&^occ == 0:
-		return "white's last piece must leave an empty square next to it for black's king (black_king_last)"
 	}
-	if pb := p.pieces[us][Bishop]; pc == Bishop && o.BishopsOpposite && pb != 0 && (pb&darkSquares != 0) == (b&darkSquares != 0) {
-		colour := "light"
-		if b&darkSquares == 0 {
-			colour = "dark"
-		}
-		return fmt.Sprintf("the second bishop must go on a %s square (bishops_opposite)", colour)
+	if why := p.whyNotKingLast(pc, sq, occ); why != "" {
+		return why
+	}
+	if why := p.whyNotBishopsOpposite(pc, b); why != "" {
+		return why
 	}
 	if p.touchMask(occ)&b == 0 {
 		if o.Touch == TouchOpponent {
@@ -536,4 +541,36 @@ func (p *Position) whyIllegal(pc Piece, sq Square) string {
 		return "must touch a piece"
 	}
 	return "not a legal move here"
+}
+
+// whyNotKingLast returns why the black-King-last switch refuses placing pc
+// on sq with the squares occ taken, or "" if it does not.
+func (p *Position) whyNotKingLast(pc Piece, sq Square, occ uint64) string {
+	if !p.opts.BlackKingLast {
+		return ""
+	}
+	us := p.Turn()
+	switch {
+	case us == game.Black && pc == King && p.ply < MaxPlies-1:
+		return "black's king must be its last piece (black_king_last)"
+	case us == game.Black && pc == King && kingAttacks[p.lastSquare()]&(uint64(1)<<sq) == 0:
+		return fmt.Sprintf("black's king must go next to %v, white's last piece (black_king_last)", p.lastSquare())
+	case p.ply == MaxPlies-2 && kingAttacks[sq]&^occ == 0:
+		return "white's last piece must leave an empty square next to it for black's king (black_king_last)"
+	}
+	return ""
+}
+
+// whyNotBishopsOpposite returns why the opposite-Bishops switch refuses
+// placing pc on the square b (a bitboard), or "" if it does not.
+func (p *Position) whyNotBishopsOpposite(pc Piece, b uint64) string {
+	pb := p.pieces[p.Turn()][Bishop]
+	if pc != Bishop || !p.opts.BishopsOpposite || pb == 0 || (pb&darkSquares != 0) != (b&darkSquares != 0) {
+		return ""
+	}
+	colour := "light"
+	if b&darkSquares == 0 {
+		colour = "dark"
+	}
+	return fmt.Sprintf("the second bishop must go on a %s square (bishops_opposite)", colour)
 }

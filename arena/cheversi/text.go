@@ -82,109 +82,145 @@ func (p *Position) Text() string {
 // only as the 16th piece). Errors wrap game.ErrBadPosition.
 func (r *Rules) ParsePosition(text string) (Position, error) {
 	p := r.StartPosition()
-	bad := func(format string, args ...any) (Position, error) {
-		return Position{}, fmt.Errorf("%w: %s", game.ErrBadPosition, fmt.Sprintf(format, args...))
-	}
 	fields := strings.Split(text, " ")
 	if len(fields) != 4 {
-		return bad("want 4 fields separated by single spaces (board, side, ply, last square), got %d", len(fields))
+		return Position{}, badPosition("want 4 fields separated by single spaces (board, side, ply, last square), got %d", len(fields))
 	}
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != 8 {
-		return bad("board has %d ranks, want 8 separated by /", len(ranks))
+	placed, err := p.parseBoard(fields[0])
+	if err != nil {
+		return Position{}, err
 	}
-	var placed int
-	for i, row := range ranks {
-		r := 7 - i
-		f := 0
-		prevDigit := false
-		for j := 0; j < len(row); j++ {
-			ch := row[j]
-			if ch >= '1' && ch <= '8' {
-				if prevDigit {
-					return bad("rank %d: empty run split into adjacent digits", r+1)
-				}
-				prevDigit = true
-				f += int(ch - '0')
-				if f > 8 {
-					return bad("rank %d describes more than 8 squares", r+1)
-				}
-				continue
-			}
-			prevDigit = false
-			c := game.White
-			k := strings.IndexByte(pieceLetters, ch)
-			if k < 0 {
-				c = game.Black
-				k = strings.IndexByte("kqrbn", ch)
-			}
-			if k < 0 {
-				return bad("rank %d: unexpected character %q (want KQRBN, kqrbn or 1-8)", r+1, ch)
-			}
-			if f >= 8 {
-				return bad("rank %d describes more than 8 squares", r+1)
-			}
-			sq := Square(r*8 + f)
-			pc := Piece(k)
-			if p.Unplaced(c, pc) == 0 {
-				return bad("%s has more than %d %s", c, pieceCount[pc], pluralName(pc))
-			}
-			p.place(uint8(c), pc, sq)
-			placed++
-			f++
-		}
-		if f != 8 {
-			return bad("rank %d describes %d squares, want 8", r+1, f)
-		}
-	}
-
-	var turn game.Color
-	switch fields[1] {
-	case "w":
-		turn = game.White
-	case "b":
-		turn = game.Black
-	default:
-		return bad("side to move %q, want w or b", fields[1])
-	}
-	ply, err := strconv.Atoi(fields[2])
-	if err != nil || strconv.Itoa(ply) != fields[2] || ply < 0 || ply > MaxPlies {
-		return bad("ply %q, want a number from 0 to %d", fields[2], MaxPlies)
-	}
-	if ply != placed {
-		return bad("ply %d but %s on the board", ply, pieces(placed))
-	}
-	if game.Color(ply&1) != turn {
-		return bad("side to move %s does not match ply %d", turn, ply)
+	turn, ply, err := parseTurnPly(fields[1], fields[2], placed)
+	if err != nil {
+		return Position{}, err
 	}
 	// Each side places on its own turns, so White has ceil(ply/2) pieces.
 	if nw := bits.OnesCount64(p.occ[game.White]); nw != (ply+1)/2 {
-		return bad("white has %s at ply %d, want %d", pieces(nw), ply, (ply+1)/2)
+		return Position{}, badPosition("white has %s at ply %d, want %d", pieces(nw), ply, (ply+1)/2)
 	}
 	p.ply = uint8(ply)
-	if fields[3] == "-" {
-		if ply != 0 {
-			return bad("no last square at ply %d", ply)
-		}
-		p.last = 0
-	} else {
-		sq, ok := parseSquare(fields[3])
-		if !ok {
-			return bad("last square %q, want a1..h8 or -", fields[3])
-		}
-		if ply == 0 {
-			return bad("last square %v at ply 0, want -", sq)
-		}
-		mover := turn.Other()
-		if p.occ[mover]&(1<<sq) == 0 {
-			return bad("last square %v does not hold a %s piece", sq, mover)
-		}
-		p.last = uint8(sq) + 1
+	if err := p.parseLast(fields[3], turn.Other()); err != nil {
+		return Position{}, err
 	}
 	if err := p.checkRules(); err != nil {
 		return Position{}, fmt.Errorf("%w: %w", game.ErrBadPosition, err)
 	}
 	return p, nil
+}
+
+// badPosition returns a game.ErrBadPosition saying what is wrong.
+func badPosition(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", game.ErrBadPosition, fmt.Sprintf(format, args...))
+}
+
+// parseBoard places the pieces of a position text's board field on p and
+// returns how many it placed.
+func (p *Position) parseBoard(field string) (placed int, err error) {
+	ranks := strings.Split(field, "/")
+	if len(ranks) != 8 {
+		return 0, badPosition("board has %d ranks, want 8 separated by /", len(ranks))
+	}
+	for i, row := range ranks {
+		n, err := p.parseRank(7-i, row)
+		if err != nil {
+			return 0, err
+		}
+		placed += n
+	}
+	return placed, nil
+}
+
+// parseRank places the pieces of rank r (0 for the first) described by row
+// on p and returns how many it placed.
+func (p *Position) parseRank(r int, row string) (placed int, err error) {
+	f := 0
+	prevDigit := false
+	for j := 0; j < len(row); j++ {
+		ch := row[j]
+		if ch >= '1' && ch <= '8' {
+			if prevDigit {
+				return 0, badPosition("rank %d: empty run split into adjacent digits", r+1)
+			}
+			prevDigit = true
+			f += int(ch - '0')
+			if f > 8 {
+				return 0, badPosition("rank %d describes more than 8 squares", r+1)
+			}
+			continue
+		}
+		prevDigit = false
+		c := game.White
+		k := strings.IndexByte(pieceLetters, ch)
+		if k < 0 {
+			c = game.Black
+			k = strings.IndexByte("kqrbn", ch)
+		}
+		if k < 0 {
+			return 0, badPosition("rank %d: unexpected character %q (want KQRBN, kqrbn or 1-8)", r+1, ch)
+		}
+		if f >= 8 {
+			return 0, badPosition("rank %d describes more than 8 squares", r+1)
+		}
+		pc := Piece(k)
+		if p.Unplaced(c, pc) == 0 {
+			return 0, badPosition("%s has more than %d %s", c, pieceCount[pc], pluralName(pc))
+		}
+		p.place(uint8(c), pc, Square(r*8+f))
+		placed++
+		f++
+	}
+	if f != 8 {
+		return 0, badPosition("rank %d describes %d squares, want 8", r+1, f)
+	}
+	return placed, nil
+}
+
+// parseTurnPly reads the side-to-move and ply fields of a position text
+// whose board holds placed pieces.
+func parseTurnPly(side, plyField string, placed int) (turn game.Color, ply int, err error) {
+	switch side {
+	case "w":
+		turn = game.White
+	case "b":
+		turn = game.Black
+	default:
+		return 0, 0, badPosition("side to move %q, want w or b", side)
+	}
+	ply, err = strconv.Atoi(plyField)
+	if err != nil || strconv.Itoa(ply) != plyField || ply < 0 || ply > MaxPlies {
+		return 0, 0, badPosition("ply %q, want a number from 0 to %d", plyField, MaxPlies)
+	}
+	if ply != placed {
+		return 0, 0, badPosition("ply %d but %s on the board", ply, pieces(placed))
+	}
+	if game.Color(ply&1) != turn {
+		return 0, 0, badPosition("side to move %s does not match ply %d", turn, ply)
+	}
+	return turn, ply, nil
+}
+
+// parseLast reads the last-square field of a position text into p, whose
+// ply is set; mover is the side that placed the last piece.
+func (p *Position) parseLast(field string, mover game.Color) error {
+	if field == "-" {
+		if p.ply != 0 {
+			return badPosition("no last square at ply %d", p.ply)
+		}
+		p.last = 0
+		return nil
+	}
+	sq, ok := parseSquare(field)
+	if !ok {
+		return badPosition("last square %q, want a1..h8 or -", field)
+	}
+	if p.ply == 0 {
+		return badPosition("last square %v at ply 0, want -", sq)
+	}
+	if p.occ[mover]&(1<<sq) == 0 {
+		return badPosition("last square %v does not hold a %s piece", sq, mover)
+	}
+	p.last = uint8(sq) + 1
+	return nil
 }
 
 // checkRules rejects placements the rule set cannot produce and that show
