@@ -158,21 +158,9 @@ func (s *ckSearch) draw(ply, quiet int) bool {
 // capture or man move. When the control stops the search the value is
 // meaningless.
 func (s *ckSearch) negamax(p *checkers.Position, depth, alpha, beta, ply, quiet int) int {
-	if s.ctl.poll() {
-		return 0
-	}
-	if !p.HasMoves() {
-		return -(WinScore - ply)
-	}
-	if s.draw(ply, quiet) {
-		return 0
-	}
-	if ply >= ckMaxPly-1 {
-		return s.eval.eval(p)
-	}
-	capture := p.HasCapture()
-	if depth <= 0 && !capture {
-		return s.eval.eval(p)
+	sc, capture, done := s.leaf(p, depth, ply, quiet)
+	if done {
+		return sc
 	}
 	key := p.Hash()
 	var ttCode uint16
@@ -186,9 +174,63 @@ func (s *ckSearch) negamax(p *checkers.Position, depth, alpha, beta, ply, quiet 
 	if len(moves) == 1 {
 		depth++ // a forced move costs no depth
 	}
-	us := p.Turn()
-	var order []int32
-	var perm []uint16
+	hist := &s.history[p.Turn()]
+	order, perm := s.orderMoves(moves, ply, ttCode, capture, hist)
+	origAlpha := alpha
+	best, bestCode := -WinScore-1, uint16(0)
+	for i := range perm {
+		pickBest(order, perm, i)
+		m := moves[perm[i]]
+		sc := s.child(p, m, i == 0, depth, alpha, beta, ply, quiet)
+		if s.ctl.stopped {
+			return 0
+		}
+		if sc <= best {
+			continue
+		}
+		best, bestCode = sc, uint16(perm[i])+1
+		if sc <= alpha {
+			continue
+		}
+		alpha = sc
+		if alpha >= beta {
+			if !capture {
+				s.noteCutoff(m, ply, depth, hist)
+			}
+			break
+		}
+	}
+	s.tt.store(key, max(depth, 0), scoreToTT(best, ply), boundOf(best, origAlpha, beta), bestCode)
+	return best
+}
+
+// leaf returns the score of p without a search (done) when the search
+// stops, the game is over or the depth is spent in a quiet position, and
+// whether the side to move has a capture.
+func (s *ckSearch) leaf(p *checkers.Position, depth, ply, quiet int) (score int, capture, done bool) {
+	if s.ctl.poll() {
+		return 0, false, true
+	}
+	if !p.HasMoves() {
+		return -(WinScore - ply), false, true
+	}
+	if s.draw(ply, quiet) {
+		return 0, false, true
+	}
+	if ply >= ckMaxPly-1 {
+		return s.eval.eval(p), false, true
+	}
+	capture = p.HasCapture()
+	if depth <= 0 && !capture {
+		return s.eval.eval(p), false, true
+	}
+	return 0, capture, false
+}
+
+// orderMoves returns the ordering keys of moves at ply (the table's move
+// first, then captures by size, the killers, and the rest by history) and
+// the identity permutation that pickBest sorts by them.
+func (s *ckSearch) orderMoves(moves []checkers.Move, ply int, ttCode uint16, capture bool, hist *[checkers.NumSquares + 1][checkers.NumSquares + 1]int32) (order []int32, perm []uint16) {
 	if n := len(moves); n <= maxCheckersMoves {
 		order, perm = s.order[ply][:n], s.perm[ply][:n]
 	} else {
@@ -196,7 +238,6 @@ func (s *ckSearch) negamax(p *checkers.Position, depth, alpha, beta, ply, quiet 
 		order, perm = make([]int32, n), make([]uint16, n)
 	}
 	k0, k1 := s.killers[ply][0], s.killers[ply][1]
-	hist := &s.history[us]
 	for i, m := range moves {
 		var o int32
 		switch {
@@ -212,57 +253,49 @@ func (s *ckSearch) negamax(p *checkers.Position, depth, alpha, beta, ply, quiet 
 			o = hist[m.From()][m.To()]
 		}
 		order[i] = o
-	}
-	for i := range perm {
 		perm[i] = uint16(i)
 	}
-	origAlpha := alpha
-	best, bestCode := -WinScore-1, uint16(0)
-	for i := range perm {
-		// Selection: bring the best-ordered remaining move to i.
-		j := i
-		for k := i + 1; k < len(perm); k++ {
-			if order[perm[k]] > order[perm[j]] {
-				j = k
-			}
-		}
-		perm[i], perm[j] = perm[j], perm[i]
-		m := moves[perm[i]]
-		q := &s.pos[ply+1]
-		*q = *p
-		q.Play(m)
-		s.hashes[ply+1] = q.Hash()
-		cq := childQuiet(m, quiet)
-		var sc int
-		if i == 0 {
-			sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1, cq)
-		} else {
-			sc = -s.negamax(q, depth-1, -alpha-1, -alpha, ply+1, cq)
-			if sc > alpha && sc < beta && !s.ctl.stopped {
-				sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1, cq)
-			}
-		}
-		if s.ctl.stopped {
-			return 0
-		}
-		if sc > best {
-			best, bestCode = sc, uint16(perm[i])+1
-			if sc > alpha {
-				alpha = sc
-				if alpha >= beta {
-					if !capture {
-						if m != k0 {
-							s.killers[ply][1], s.killers[ply][0] = k0, m
-						}
-						if h := &hist[m.From()][m.To()]; *h < 1<<20 {
-							*h += int32(depth * depth)
-						}
-					}
-					break
-				}
-			}
+	return order, perm
+}
+
+// pickBest brings the best-ordered of the moves perm[i:] to perm[i]
+// (selection, so that a cutoff spares sorting the rest).
+func pickBest(order []int32, perm []uint16, i int) {
+	j := i
+	for k := i + 1; k < len(perm); k++ {
+		if order[perm[k]] > order[perm[j]] {
+			j = k
 		}
 	}
-	s.tt.store(key, max(depth, 0), scoreToTT(best, ply), boundOf(best, origAlpha, beta), bestCode)
-	return best
+	perm[i], perm[j] = perm[j], perm[i]
+}
+
+// child plays m from p and returns its score for the side to move in p:
+// the first move with the full window, the others with a null window
+// first (principal variation search).
+func (s *ckSearch) child(p *checkers.Position, m checkers.Move, first bool, depth, alpha, beta, ply, quiet int) int {
+	q := &s.pos[ply+1]
+	*q = *p
+	q.Play(m)
+	s.hashes[ply+1] = q.Hash()
+	cq := childQuiet(m, quiet)
+	if first {
+		return -s.negamax(q, depth-1, -beta, -alpha, ply+1, cq)
+	}
+	sc := -s.negamax(q, depth-1, -alpha-1, -alpha, ply+1, cq)
+	if sc > alpha && sc < beta && !s.ctl.stopped {
+		sc = -s.negamax(q, depth-1, -beta, -alpha, ply+1, cq)
+	}
+	return sc
+}
+
+// noteCutoff records the quiet move m that cut off at ply as a killer and
+// in the history.
+func (s *ckSearch) noteCutoff(m checkers.Move, ply, depth int, hist *[checkers.NumSquares + 1][checkers.NumSquares + 1]int32) {
+	if k0 := s.killers[ply][0]; m != k0 {
+		s.killers[ply][1], s.killers[ply][0] = k0, m
+	}
+	if h := &hist[m.From()][m.To()]; *h < 1<<20 {
+		*h += int32(depth * depth)
+	}
 }

@@ -233,12 +233,34 @@ func bestMove(p *cheversi.Position, ps *pieces) (int, cheversi.Move) {
 	if to == 0 {
 		return 0, 0
 	}
-	occ := ps.occ
-	empty := ^occ
-	us := p.Turn()
-	// lost[sq], for the squares of to: what a piece placed on sq takes from
-	// the other side's score, less what it takes from the mover's.
 	var lost [cheversi.NumSquares]int16
+	lostOn(&lost, ps, p.Turn(), to)
+	// Of the moves that gain the most, the first in GenerateMoves' order
+	// (a Move's order) is taken.
+	best := math.MinInt
+	var bm cheversi.Move
+	empty := ^ps.occ
+	// The king and the knights first: their gains cost a table look-up.
+	for _, k := range [2]cheversi.Piece{cheversi.King, cheversi.Knight} {
+		for b := t[k]; b != 0; b &= b - 1 {
+			sq := cheversi.Square(bits.TrailingZeros64(b))
+			v, m := bits.OnesCount64(reach[k][sq]&empty)+int(lost[sq]), cheversi.NewMove(k, sq)
+			if v > best || v == best && m < bm {
+				best, bm = v, m
+			}
+		}
+	}
+	best, bm = bestSlider(&t, &lost, ps.occ, best, bm)
+	if best == math.MinInt {
+		return 0, 0
+	}
+	return best, bm
+}
+
+// lostOn sets lost[sq], for the squares sq of to, to what a piece placed
+// on sq takes from the score of the side other than us, less what it takes
+// from us'.
+func lostOn(lost *[cheversi.NumSquares]int16, ps *pieces, us game.Color, to uint64) {
 	for _, x := range ps.pl[:ps.n] {
 		sign := int16(1)
 		if x.color == us {
@@ -256,22 +278,14 @@ func bestMove(p *cheversi.Position, ps *pieces) (int, cheversi.Move) {
 			lost[y] += sign * int16(1+bits.OnesCount64(x.a&cheversi.Beyond(x.sq, cheversi.Square(y))))
 		}
 	}
-	// Of the moves that gain the most, the first in GenerateMoves' order
-	// (a Move's order) is taken.
-	best := math.MinInt
-	var bm cheversi.Move
-	// The king and the knights first: their gains cost a table look-up.
-	for _, k := range [2]cheversi.Piece{cheversi.King, cheversi.Knight} {
-		for b := t[k]; b != 0; b &= b - 1 {
-			sq := cheversi.Square(bits.TrailingZeros64(b))
-			v, m := bits.OnesCount64(reach[k][sq]&empty)+int(lost[sq]), cheversi.NewMove(k, sq)
-			if v > best || v == best && m < bm {
-				best, bm = v, m
-			}
-		}
-	}
-	// Then the sliders, where their bound can beat the best: a slider
-	// attacks at most the empty squares of its lines.
+}
+
+// bestSlider returns the better of the move bm, which gains best, and the
+// moves of the sliders to their squares in t, with occ the occupied
+// squares: each is looked at only where its bound can beat the best, a
+// slider attacking at most the empty squares of its lines.
+func bestSlider(t *[cheversi.NumPieces]uint64, lost *[cheversi.NumSquares]int16, occ uint64, best int, bm cheversi.Move) (int, cheversi.Move) {
+	empty := ^occ
 	for _, k := range [3]cheversi.Piece{cheversi.Queen, cheversi.Rook, cheversi.Bishop} {
 		for b := t[k]; b != 0; b &= b - 1 {
 			sq := cheversi.Square(bits.TrailingZeros64(b))
@@ -283,9 +297,6 @@ func bestMove(p *cheversi.Position, ps *pieces) (int, cheversi.Move) {
 				best, bm = v, m
 			}
 		}
-	}
-	if best == math.MinInt {
-		return 0, 0
 	}
 	return best, bm
 }

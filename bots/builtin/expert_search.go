@@ -102,29 +102,62 @@ func result(p *cheversi.Position) int {
 // root. A search as deep as the plies left is exact. When the control
 // stops the search the value is meaningless.
 func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) int {
-	if s.ctl.poll() {
-		return 0
-	}
 	left := cheversi.MaxPlies - p.Ply()
-	if left == 0 {
-		return result(p)
-	}
 	// Searching deeper than the end is searching to the end: one depth
 	// for all, which the transposition table then shares.
 	depth = min(depth, left)
-	if depth <= 0 {
-		if p.CountMoves() == 0 {
-			return -(WinScore - ply)
-		}
-		return s.w.evaluate(p, &s.ps[ply])
-	}
-	if depth == 1 && left == 1 {
-		return s.lastMove(p, beta, ply)
+	if sc, done := s.leaf(p, depth, left, beta, ply); done {
+		return sc
 	}
 	n, moves, score, done := s.open(p, depth, alpha, beta, ply)
 	if done {
 		return score
 	}
+	us := p.Turn()
+	order := s.orderMoves(p, moves, n.ttMove, depth, ply)
+	for i := range moves {
+		m := pickNext(moves, order, i)
+		q := &s.pos[ply+1]
+		*q = *p
+		q.Play(m)
+		s.ps[ply+1].after(&s.ps[ply], m, us)
+		sc := s.child(q, i, order[i], depth, left, &n, ply)
+		if s.ctl.stopped {
+			return 0
+		}
+		if s.raise(&n, us, m, sc) {
+			break
+		}
+	}
+	return s.close(&n)
+}
+
+// leaf returns the score of p without a search (done) when the search
+// stops, the game is over, the depth is spent or one move is left, at
+// depth (at most left, the plies to the end).
+func (s *exSearch) leaf(p *cheversi.Position, depth, left, beta, ply int) (score int, done bool) {
+	if s.ctl.poll() {
+		return 0, true
+	}
+	if left == 0 {
+		return result(p), true
+	}
+	if depth <= 0 {
+		if p.CountMoves() == 0 {
+			return -(WinScore - ply), true
+		}
+		return s.w.evaluate(p, &s.ps[ply]), true
+	}
+	if depth == 1 && left == 1 {
+		return s.lastMove(p, beta, ply), true
+	}
+	return 0, false
+}
+
+// orderMoves returns the ordering keys of moves at ply: the table's move
+// and the killers first, then by the evaluation after each move (searched
+// deep) or by the gain each makes (near the leaves).
+func (s *exSearch) orderMoves(p *cheversi.Position, moves []cheversi.Move, ttMove cheversi.Move, depth, ply int) []int32 {
 	us := p.Turn()
 	order := s.order[ply][:len(moves)]
 	ps := &s.ps[ply]
@@ -133,7 +166,7 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		g.init(p, ps, s.w)
 	}
 	for i, m := range moves {
-		o, first := s.first(us, ply, m, n.ttMove)
+		o, first := s.first(us, ply, m, ttMove)
 		switch {
 		case first:
 		case depth >= fullOrderDepth:
@@ -147,41 +180,34 @@ func (s *exSearch) negamax(p *cheversi.Position, depth, alpha, beta, ply int) in
 		}
 		order[i] = o
 	}
-	for i := range moves {
-		m := pickNext(moves, order, i)
-		q := &s.pos[ply+1]
-		*q = *p
-		q.Play(m)
-		s.ps[ply+1].after(ps, m, us)
-		var sc int
-		if i == 0 {
-			sc = -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)
-		} else {
-			// Late moves of a heuristic search are first searched less
-			// deep, and again at full depth only if they raise alpha.
-			r := 0
-			if depth >= 3 && depth < left && i >= lmrMoves && order[i] < 1<<29-1 {
-				r = 1
-				if i >= 4*lmrMoves && depth >= 4 {
-					r = 2
-				}
-			}
-			sc = -s.negamax(q, depth-1-r, -n.alpha-1, -n.alpha, ply+1)
-			if r > 0 && sc > n.alpha && !s.ctl.stopped {
-				sc = -s.negamax(q, depth-1, -n.alpha-1, -n.alpha, ply+1)
-			}
-			if sc > n.alpha && sc < n.beta && !s.ctl.stopped {
-				sc = -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)
-			}
-		}
-		if s.ctl.stopped {
-			return 0
-		}
-		if s.raise(&n, us, m, sc) {
-			break
+	return order
+}
+
+// child returns the score of the position q after the i-th move (of
+// ordering key o) for the side that played it: the first move with the
+// node's full window, the others with a null window first, late ones of
+// them less deep at first (late move reductions).
+func (s *exSearch) child(q *cheversi.Position, i int, o int32, depth, left int, n *cvNode, ply int) int {
+	if i == 0 {
+		return -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)
+	}
+	// Late moves of a heuristic search are first searched less
+	// deep, and again at full depth only if they raise alpha.
+	r := 0
+	if depth >= 3 && depth < left && i >= lmrMoves && o < 1<<29-1 {
+		r = 1
+		if i >= 4*lmrMoves && depth >= 4 {
+			r = 2
 		}
 	}
-	return s.close(&n)
+	sc := -s.negamax(q, depth-1-r, -n.alpha-1, -n.alpha, ply+1)
+	if r > 0 && sc > n.alpha && !s.ctl.stopped {
+		sc = -s.negamax(q, depth-1, -n.alpha-1, -n.alpha, ply+1)
+	}
+	if sc > n.alpha && sc < n.beta && !s.ctl.stopped {
+		sc = -s.negamax(q, depth-1, -n.beta, -n.alpha, ply+1)
+	}
+	return sc
 }
 
 // lastMove returns the proved score of p, where one piece is left to

@@ -60,18 +60,10 @@ func runRandom(ctx context.Context, o Options, in io.Reader, out, log io.Writer)
 	if err != nil {
 		return err
 	}
-	id := b.ID()
-	id.LegalMoves = true
+	s := &randomSession{id: b.ID(), rnd: NewRandom(o.Seed), log: log}
+	s.id.LegalMoves = true
 	r := protocol.NewReader(in)
 	w := protocol.NewWriter(out)
-	var (
-		rnd    = NewRandom(o.Seed)
-		rules  game.Rules
-		pos    protocol.Position
-		legal  []string
-		hasPos bool
-		cache  positionCache
-	)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -88,48 +80,12 @@ func runRandom(ctx context.Context, o Options, in io.Reader, out, log io.Writer)
 			}
 			return err
 		}
-		var reply []protocol.Message
-		switch m := m.(type) {
-		case protocol.Hello:
-			if m.Version != protocol.Version {
-				return fmt.Errorf("random: the arena speaks protocol version %d, the bot version %d", m.Version, protocol.Version)
-			}
-			reply = id.Messages()
-		case protocol.IsReady:
-			reply = []protocol.Message{protocol.ReadyOK{}}
-		case protocol.Ping:
-			reply = []protocol.Message{protocol.Pong(m)}
-		case protocol.SetOption:
-			opt, ok := id.Option(m.Name)
-			n, err := strconv.ParseUint(m.Value, 10, 64)
-			if !ok || err != nil || opt.Check(m.Value) != nil {
-				fmt.Fprintf(log, "random: ignored setoption %s %q\n", m.Name, m.Value)
-				continue
-			}
-			rnd = NewRandom(n)
-		case protocol.NewGame:
-			if rules, err = games.New(m.Game, m.Preset, m.Settings); err != nil {
-				return fmt.Errorf("random: newgame: %w", err)
-			}
-			hasPos, legal, cache = false, nil, positionCache{}
-		case protocol.Position:
-			pos, hasPos, legal = m, true, nil
-		case protocol.LegalMoves:
-			legal = m.Moves
-		case protocol.Go:
-			if !hasPos || rules == nil {
-				fmt.Fprintln(log, "random: ignored go: no newgame and position before it")
-				continue
-			}
-			move, err := rnd.pick(legal, func() (game.State, error) { return cache.state(rules, pos) })
-			if err != nil {
-				return fmt.Errorf("random: %w", err)
-			}
-			reply = []protocol.Message{protocol.Move{Move: move}}
-		case protocol.GameOver:
-			hasPos, legal = false, nil
-		case protocol.Quit:
+		if _, quit := m.(protocol.Quit); quit {
 			return nil
+		}
+		reply, err := s.handle(m)
+		if err != nil {
+			return err
 		}
 		if len(reply) > 0 {
 			if err := w.WriteMessage(reply...); err != nil {
@@ -137,6 +93,72 @@ func runRandom(ctx context.Context, o Options, in io.Reader, out, log io.Writer)
 			}
 		}
 	}
+}
+
+// randomSession is what runRandom knows between two messages.
+type randomSession struct {
+	id     protocol.ID
+	rnd    *Random
+	log    io.Writer
+	rules  game.Rules
+	pos    protocol.Position
+	legal  []string
+	hasPos bool
+	cache  positionCache
+}
+
+// handle answers the message m of the arena: the reply to write (none for
+// a message ignored, with a note in the log), or the error that ends the
+// session.
+func (s *randomSession) handle(m protocol.Message) ([]protocol.Message, error) {
+	switch m := m.(type) {
+	case protocol.Hello:
+		if m.Version != protocol.Version {
+			return nil, fmt.Errorf("random: the arena speaks protocol version %d, the bot version %d", m.Version, protocol.Version)
+		}
+		return s.id.Messages(), nil
+	case protocol.IsReady:
+		return []protocol.Message{protocol.ReadyOK{}}, nil
+	case protocol.Ping:
+		return []protocol.Message{protocol.Pong(m)}, nil
+	case protocol.SetOption:
+		opt, ok := s.id.Option(m.Name)
+		n, err := strconv.ParseUint(m.Value, 10, 64)
+		if !ok || err != nil || opt.Check(m.Value) != nil {
+			fmt.Fprintf(s.log, "random: ignored setoption %s %q\n", m.Name, m.Value)
+			return nil, nil
+		}
+		s.rnd = NewRandom(n)
+	case protocol.NewGame:
+		rules, err := games.New(m.Game, m.Preset, m.Settings)
+		if err != nil {
+			return nil, fmt.Errorf("random: newgame: %w", err)
+		}
+		s.rules, s.hasPos, s.legal, s.cache = rules, false, nil, positionCache{}
+	case protocol.Position:
+		s.pos, s.hasPos, s.legal = m, true, nil
+	case protocol.LegalMoves:
+		s.legal = m.Moves
+	case protocol.Go:
+		return s.move()
+	case protocol.GameOver:
+		s.hasPos, s.legal = false, nil
+	}
+	return nil, nil
+}
+
+// move answers go with a random one of the legal moves.
+func (s *randomSession) move() ([]protocol.Message, error) {
+	if !s.hasPos || s.rules == nil {
+		fmt.Fprintln(s.log, "random: ignored go: no newgame and position before it")
+		return nil, nil
+	}
+	rules, pos := s.rules, s.pos
+	move, err := s.rnd.pick(s.legal, func() (game.State, error) { return s.cache.state(rules, pos) })
+	if err != nil {
+		return nil, fmt.Errorf("random: %w", err)
+	}
+	return []protocol.Message{protocol.Move{Move: move}}, nil
 }
 
 // pick chooses among legal as Choose would among the same moves, or, when
