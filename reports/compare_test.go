@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -317,6 +319,33 @@ func TestCompareHTMLRendersInChromium(t *testing.T) {
 	text := browsertest.Eval[string](t, ctx, `document.getElementById("compare").innerText`)
 	if !strings.Contains(text, "clock <b>x</b> & y") {
 		t.Errorf("table text lacks the name as text:\n%s", text)
+	}
+	// The design metrics: one row for the one tournament that has them,
+	// its cells under their headings, the table as wide as its text.
+	type designCell struct{ Head, Cell string }
+	cells := browsertest.Eval[[]designCell](t, ctx, `(() => {
+		const heads = Array.from(document.querySelectorAll("#design thead th"), th => th.innerText.trim());
+		const rows = document.querySelectorAll("#design tbody tr");
+		if (rows.length !== 1) return [{Head: "rows", Cell: String(rows.length)}];
+		return Array.from(rows[0].cells, (td, i) => ({Head: heads[i], Cell: td.innerText.trim()}));
+	})()`)
+	d := testDesign()
+	want := map[string]string{"": "1 cheversi-20k", "Games": strconv.Itoa(d.Played), "Draws": fmt.Sprintf("%.1f%%", 100*d.DrawRate),
+		"Balance": fmt.Sprintf("%.3f", d.Balance), "Branching": fmt.Sprintf("%.1f", d.Branching)}
+	found := 0
+	for _, c := range cells {
+		if w, ok := want[c.Head]; ok {
+			found++
+			if c.Cell != w {
+				t.Errorf("design metrics, %q: %q, want %q", c.Head, c.Cell, w)
+			}
+		}
+	}
+	if found != len(want) {
+		t.Errorf("design metrics table %v lacks some of the columns %v", cells, want)
+	}
+	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("#plies tbody tr").length`); n == 0 {
+		t.Error("no branching by ply")
 	}
 	browsertest.Screenshot(t, ctx, "compare", 1300)
 }
