@@ -78,6 +78,9 @@ type Config struct {
 	// Sweep is the [sweep] table of a sweep over rule variants, which
 	// package sweep reads; nil in a tournament's configuration.
 	Sweep map[string]any `toml:"sweep"`
+	// League is the [league] table of a league's roster (see
+	// LeagueConfig); nil in a tournament's configuration.
+	League *LeagueConfig `toml:"league"`
 
 	// Path is the file the configuration was read from ("" if none) and
 	// Dir the directory relative paths are resolved against.
@@ -132,6 +135,22 @@ type GameConfig struct {
 	Rules map[string]any `toml:"rules"`
 
 	overrides []game.Setting
+}
+
+// LeagueConfig is what a league's roster adds to a tournament's keys: its
+// bots join one at a time, each playing only its own games against the
+// bots already there.
+type LeagueConfig struct {
+	// Sample, when above 0, is the most bots of the pool a newcomer plays:
+	// a sample of that many, drawn from the seed and the newcomer's place
+	// in the league. 0 (the default) plays the whole pool.
+	Sample int `toml:"sample"`
+	// Anchors fixes the rating of each bot named (Ordo's -a and -m); a
+	// league without one centres its ratings on 0.
+	Anchors map[string]float64 `toml:"anchors"`
+	// Synonyms gives a bot's earlier names: the games played under them
+	// count as the bot's own, and it does not join again.
+	Synonyms map[string][]string `toml:"synonyms"`
 }
 
 // FormatConfig is the pairing scheme.
@@ -794,7 +813,45 @@ func (c *Config) validate(md toml.MetaData) []error {
 	errs = append(errs, c.Limits.validate(c, []string{"limits"})...)
 	errs = append(errs, c.validateAffinity()...)
 	errs = append(errs, c.validateBots()...)
+	errs = append(errs, c.validateLeague()...)
 	return append(errs, c.validatePlayers()...)
+}
+
+// validateLeague checks a league's keys: its bots play gauntlets the
+// league lays out, so the roster's format is the plain round-robin; a
+// sample is not negative; a name is one bot's only.
+func (c *Config) validateLeague() []error {
+	l := c.League
+	if l == nil {
+		return nil
+	}
+	e := keyErrors{c: c}
+	if c.Format.Kind != schedule.RoundRobin {
+		e.add([]string{"format", "kind"}, "a league lays out its own games (each newcomer against the pool): leave the format out, not %q", c.Format.Kind)
+	}
+	if c.SPRT != nil {
+		e.add([]string{"sprt"}, "a league takes no sequential test")
+	}
+	if l.Sample < 0 {
+		e.add([]string{"league", "sample"}, "must be 0 (the whole pool) or more, got %d", l.Sample)
+	}
+	owner := map[string]string{}
+	for _, b := range c.Bots {
+		owner[b.Name] = b.Name
+	}
+	for _, bot := range slices.Sorted(maps.Keys(l.Synonyms)) {
+		for _, old := range l.Synonyms[bot] {
+			switch o, ok := owner[old]; {
+			case old == "" || old == bot:
+				e.add([]string{"league", "synonyms", bot}, "%q is not an earlier name of %q", old, bot)
+			case ok:
+				e.add([]string{"league", "synonyms", bot}, "%q is already the name of %q", old, o)
+			default:
+				owner[old] = bot
+			}
+		}
+	}
+	return e.errs
 }
 
 // keyErrors collects errors about keys.

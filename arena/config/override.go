@@ -257,6 +257,20 @@ func (d *Document) AddBot(name, source string) {
 	d.text = nil
 }
 
+// KeepBots removes the bot tables whose name is not one of names.
+func (d *Document) KeepBots(names []string) {
+	bots, _ := d.root["bots"].([]map[string]any)
+	kept := slices.DeleteFunc(slices.Clone(bots), func(b map[string]any) bool {
+		name, _ := b["name"].(string)
+		return !slices.Contains(names, name)
+	})
+	if len(kept) != len(bots) {
+		d.root["bots"] = kept
+		d.keys = keyLines{lines: map[string]int{}}
+		d.text = nil
+	}
+}
+
 // Describe names the flag that stands for a key in errors about it, when
 // no flag set it: "--bot" for "bots" ("needs at least two bots").
 func (d *Document) Describe(key, source string) {

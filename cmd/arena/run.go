@@ -97,6 +97,9 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 	if cfg.Sweep != nil {
 		return usagef("%s has a [sweep] table: it is a sweep over rule variants (arena sweep %s)", path, path)
 	}
+	if cfg.League != nil {
+		return usagef("%s has a [league] table: it is a league's roster (arena league %s)", path, filepath.Dir(path))
+	}
 	if err := cfg.EnableTranscripts(transcripts); err != nil {
 		return usagef("--transcript: %v", err)
 	}
