@@ -33,55 +33,44 @@ func Parse(line string) (Message, error) {
 	}
 	p := &parser{line: line}
 	cmd := p.word()
-	switch cmd {
-	case "":
+	if cmd == "" {
 		return nil, syntaxErr(line, "blank line")
-	case cmdHello:
-		return p.hello()
-	case cmdID:
-		return p.id()
-	case cmdOption:
-		return p.option()
-	case cmdGames:
-		return p.games()
-	case cmdRequest:
-		return p.request()
-	case cmdArenaOK:
-		return p.bare(ArenaOK{})
-	case cmdSetOption:
-		return p.setOption()
-	case cmdIsReady:
-		return p.bare(IsReady{})
-	case cmdReadyOK:
-		return p.bare(ReadyOK{})
-	case cmdNewGame:
-		return p.newGame()
-	case cmdPosition:
-		return p.position()
-	case cmdLegalMoves:
-		return LegalMoves{Moves: p.words()}, nil
-	case cmdFEN:
-		return p.fen()
-	case cmdGameInfo:
-		return p.gameInfo()
-	case cmdGo:
-		return p.goMsg()
-	case cmdInfo:
-		return p.info()
-	case cmdMove:
-		return p.move()
-	case cmdPing:
-		tok, err := p.optionalWord()
-		return Ping{Token: tok}, err
-	case cmdPong:
-		tok, err := p.optionalWord()
-		return Pong{Token: tok}, err
-	case cmdGameOver:
-		return p.gameOver()
-	case cmdQuit:
-		return p.bare(Quit{})
+	}
+	if parse, ok := parsers[cmd]; ok {
+		return parse(p)
 	}
 	return nil, &ProtocolError{Err: ErrUnknownCommand, Line: line, Detail: strconv.Quote(cmd)}
+}
+
+// parsers parse the arguments of each command, after its first word.
+var parsers = map[string]func(*parser) (Message, error){
+	cmdHello:      (*parser).hello,
+	cmdID:         (*parser).id,
+	cmdOption:     (*parser).option,
+	cmdGames:      (*parser).games,
+	cmdRequest:    (*parser).request,
+	cmdArenaOK:    func(p *parser) (Message, error) { return p.bare(ArenaOK{}) },
+	cmdSetOption:  (*parser).setOption,
+	cmdIsReady:    func(p *parser) (Message, error) { return p.bare(IsReady{}) },
+	cmdReadyOK:    func(p *parser) (Message, error) { return p.bare(ReadyOK{}) },
+	cmdNewGame:    (*parser).newGame,
+	cmdPosition:   (*parser).position,
+	cmdLegalMoves: func(p *parser) (Message, error) { return LegalMoves{Moves: p.words()}, nil },
+	cmdFEN:        (*parser).fen,
+	cmdGameInfo:   (*parser).gameInfo,
+	cmdGo:         (*parser).goMsg,
+	cmdInfo:       (*parser).info,
+	cmdMove:       (*parser).move,
+	cmdPing: func(p *parser) (Message, error) {
+		tok, err := p.optionalWord()
+		return Ping{Token: tok}, err
+	},
+	cmdPong: func(p *parser) (Message, error) {
+		tok, err := p.optionalWord()
+		return Pong{Token: tok}, err
+	},
+	cmdGameOver: (*parser).gameOver,
+	cmdQuit:     func(p *parser) (Message, error) { return p.bare(Quit{}) },
 }
 
 // parser walks the words of one line.
@@ -276,7 +265,17 @@ func (p *parser) option() (Message, error) {
 	if o.Type != OptionCheck && o.Type != OptionSpin && o.Type != OptionCombo {
 		return nil, p.errorf("unknown option type %q", typ)
 	}
+	if err := p.optionFields(&o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// optionFields reads the keywords of a check, spin or combo option after
+// its type into o, and checks that o is complete and its default valid.
+func (p *parser) optionFields(o *Option) error {
 	var hasDefault, hasMin, hasMax bool
+	var err error
 	for kw := p.word(); kw != ""; kw = p.word() {
 		switch {
 		case kw == "default":
@@ -293,26 +292,26 @@ func (p *parser) option() (Message, error) {
 			v, err = p.need("combo value")
 			o.Vars = append(o.Vars, v)
 		default:
-			return nil, p.errorf("unexpected %q in a %s option", kw, typ)
+			return p.errorf("unexpected %q in a %s option", kw, o.Type)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	switch {
 	case !hasDefault:
-		return nil, p.errorf("option %s has no default", o.Name)
+		return p.errorf("option %s has no default", o.Name)
 	case o.Type == OptionSpin && (!hasMin || !hasMax):
-		return nil, p.errorf("spin option %s needs min and max", o.Name)
+		return p.errorf("spin option %s needs min and max", o.Name)
 	case o.Type == OptionSpin && o.Min > o.Max:
-		return nil, p.errorf("spin option %s has min above max", o.Name)
+		return p.errorf("spin option %s has min above max", o.Name)
 	case o.Type == OptionCombo && len(o.Vars) == 0:
-		return nil, p.errorf("combo option %s has no var", o.Name)
+		return p.errorf("combo option %s has no var", o.Name)
 	}
 	if err := o.Check(o.Default); err != nil {
-		return nil, p.errorf("default: %v", err)
+		return p.errorf("default: %v", err)
 	}
-	return o, nil
+	return nil
 }
 
 func (p *parser) games() (Message, error) {
