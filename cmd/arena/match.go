@@ -608,52 +608,75 @@ func splitWords(s string) ([]string, error) {
 // or double quotes. With strip the quotes are removed (as a shell does);
 // otherwise they are kept, and empty parts are dropped only when strip.
 func splitQuoted(s string, sep func(rune) bool, strip bool) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	var quote rune
-	inWord := false
-	depth := 0 // of brackets, outside quotes, when not strip: a TOML array holds commas
+	q := quoteSplitter{sep: sep, strip: strip}
 	for _, r := range s {
-		switch {
-		case quote == 0 && !strip && r == '[':
-			depth++
-			cur.WriteRune(r)
-			inWord = true
-		case quote == 0 && !strip && r == ']' && depth > 0:
-			depth--
-			cur.WriteRune(r)
-		case depth > 0 && quote == 0 && r != '"' && r != '\'':
-			cur.WriteRune(r)
-		case quote != 0 && r == quote:
-			quote = 0
-			if !strip {
-				cur.WriteRune(r)
-			}
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '"' || r == '\'':
-			quote, inWord = r, true
-			if !strip {
-				cur.WriteRune(r)
-			}
-		case sep(r):
-			if inWord || !strip {
-				out = append(out, cur.String())
-			}
-			cur.Reset()
-			inWord = false
-		default:
-			cur.WriteRune(r)
-			inWord = true
+		q.add(r)
+	}
+	if q.quote != 0 {
+		return nil, fmt.Errorf("%q: unbalanced %c quote", s, q.quote)
+	}
+	if q.inWord || (!strip && (q.cur.Len() > 0 || len(q.out) > 0)) {
+		q.out = append(q.out, q.cur.String())
+	}
+	return q.out, nil
+}
+
+// quoteSplitter is the state of splitQuoted between two runes.
+type quoteSplitter struct {
+	sep    func(rune) bool
+	strip  bool
+	out    []string
+	cur    strings.Builder
+	quote  rune // the open quote, or 0
+	inWord bool
+	depth  int // of brackets, outside quotes, when not strip: a TOML array holds commas
+}
+
+// add takes the next rune of the text.
+func (q *quoteSplitter) add(r rune) {
+	if q.quote == 0 && !q.strip && q.bracket(r) {
+		return
+	}
+	switch {
+	case q.quote != 0 && r == q.quote:
+		q.quote = 0
+		if !q.strip {
+			q.cur.WriteRune(r)
 		}
+	case q.quote != 0:
+		q.cur.WriteRune(r)
+	case r == '"' || r == '\'':
+		q.quote, q.inWord = r, true
+		if !q.strip {
+			q.cur.WriteRune(r)
+		}
+	case q.sep(r):
+		if q.inWord || !q.strip {
+			q.out = append(q.out, q.cur.String())
+		}
+		q.cur.Reset()
+		q.inWord = false
+	default:
+		q.cur.WriteRune(r)
+		q.inWord = true
 	}
-	if quote != 0 {
-		return nil, fmt.Errorf("%q: unbalanced %c quote", s, quote)
+}
+
+// bracket takes r, outside quotes and when the quotes are kept, if it
+// opens or closes a bracket or is inside one, and reports whether it did.
+func (q *quoteSplitter) bracket(r rune) bool {
+	switch {
+	case r == '[':
+		q.depth++
+		q.inWord = true
+	case r == ']' && q.depth > 0:
+		q.depth--
+	case q.depth > 0 && r != '"' && r != '\'':
+	default:
+		return false
 	}
-	if inWord || (!strip && (cur.Len() > 0 || len(out) > 0)) {
-		out = append(out, cur.String())
-	}
-	return out, nil
+	q.cur.WriteRune(r)
+	return true
 }
 
 // unquote removes quotes around a whole value.

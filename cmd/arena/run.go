@@ -46,72 +46,17 @@ key, ...); a value of the file is checked even when a flag replaces it.
 Flags:`
 
 func runTournament(ctx context.Context, in *interrupts, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", runUsage)
-	f := &matchFlags{cmd: "run", fs: fs}
-	f.configFlags(false)
-	out := fs.String("out", "", "output directory (default: the configuration's output, or results/NAME; for --shard I/N, its slice-I)")
-	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
-	quiet := fs.Bool("quiet", false, "no progress output, only the final table")
-	serve := fs.String("serve", "", "serve a live page of the tournament on `ADDR` (e.g. 127.0.0.1:8080; :0 picks a free port) and keep it up until Ctrl-C")
-	var wf workerFlags
-	wf.register(fs)
-	var transcripts namesFlag
-	fs.Var(&transcripts, "transcript", "write the protocol transcript of `BOT` (a bot's name, or all) to its log, logs/BOT.log (repeatable)")
-	path, err := parseInterspersed(fs, args, "configuration file")
+	rf, path, err := parseRunFlags(args)
 	if err != nil {
 		return err
 	}
-	var shard *schedule.Shard
-	if *shardFlag != "" {
-		sh, err := schedule.ParseShard(*shardFlag)
-		if err != nil {
-			return usagef("--shard: %v", err)
-		}
-		shard = &sh
-	}
-
-	dir, err := filepath.Abs(filepath.Dir(path))
+	cfg, text, err := rf.load(ctx, in, path, stderr)
 	if err != nil {
 		return err
-	}
-	// Until the games start, Ctrl-C has nothing to finish: it stops.
-	prep, stopPrep := in.untilDrain(ctx)
-	defer stopPrep()
-	var text []byte // the configuration as the workers are to read it
-	cfg, err := config.LoadWith(path, func(d *config.Document) error {
-		if err := f.apply(prep, d, path, dir, stderr); err != nil || wf.url == "" {
-			return err
-		}
-		text, err = d.Encode()
-		return err
-	})
-	if prep.Err() != nil && ctx.Err() == nil {
-		return context.Canceled
-	}
-	if err != nil && (onlyFlagErrors(err) || errors.As(err, new(usageError))) {
-		return usageError{err}
-	}
-	if err != nil {
-		return err
-	}
-	if cfg.Sweep != nil {
-		return usagef("%s has a [sweep] table: it is a sweep over rule variants (arena sweep %s)", path, path)
-	}
-	if cfg.League != nil {
-		return usagef("%s has a [league] table: it is a league's roster (arena league %s)", path, filepath.Dir(path))
-	}
-	if err := cfg.EnableTranscripts(transcripts); err != nil {
-		return usagef("--transcript: %v", err)
-	}
-	if shard != nil && cfg.SPRT != nil {
-		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard (or with --workers)", path)
 	}
 	var coord *workers.Coordinator
-	if wf.url != "" {
-		if shard != nil {
-			return usagef("--shard and --workers: the workers play the whole tournament; give one or the other")
-		}
-		if coord, err = wf.coordinator(text, path, cfg, stderr, *quiet); err != nil {
+	if rf.wf.url != "" {
+		if coord, err = rf.wf.coordinator(text, path, cfg, stderr, rf.quiet); err != nil {
 			return err
 		}
 	}
@@ -123,15 +68,15 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 	// parent-death signal, kill it), so none survives the hard exit.
 	again := commandLine(append([]string{"run"}, args...))
 	in.resumeWith(again)
-	opts := tournament.Options{Out: *out, Shard: shard, Drain: in.drain}
-	progressOptions(&opts, stderr, *quiet)
+	opts := tournament.Options{Out: rf.out, Shard: rf.shard, Drain: in.drain}
+	progressOptions(&opts, stderr, rf.quiet)
 	var page *livePage
-	if *serve != "" {
+	if rf.serve != "" {
 		dir := cfg.Output
-		if *out != "" {
-			dir = *out
+		if rf.out != "" {
+			dir = rf.out
 		}
-		if page, err = startLive(ctx, dir, *serve, stderr); err != nil {
+		if page, err = startLive(ctx, dir, rf.serve, stderr); err != nil {
 			return err
 		}
 		defer page.stop()
@@ -141,14 +86,7 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 		opts.Pool = coord.Pool
 	}
 	sum, err := tournament.Run(ctx, cfg, opts)
-	if coord != nil {
-		// The tournament's state in NATS goes once it is over.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		if cerr := coord.Close(cctx, sum); cerr != nil {
-			fmt.Fprintf(stderr, "arena run: %v\n", cerr)
-		}
-		cancel()
-	}
+	closeCoordinator(ctx, coord, sum, stderr)
 	if sum == nil {
 		return err
 	}
@@ -157,6 +95,109 @@ func runTournament(ctx context.Context, in *interrupts, args []string, stdout, s
 		page.stay(ctx, in.drain, stderr)
 	}
 	return err
+}
+
+// runFlags are the flags of arena run.
+type runFlags struct {
+	match       *matchFlags
+	out, serve  string
+	shard       *schedule.Shard
+	quiet       bool
+	wf          workerFlags
+	transcripts namesFlag
+}
+
+// parseRunFlags parses the arguments of arena run: its flags and the path
+// of the configuration.
+func parseRunFlags(args []string) (rf *runFlags, path string, err error) {
+	fs := newFlagSet("run", runUsage)
+	rf = &runFlags{match: &matchFlags{cmd: "run", fs: fs}}
+	rf.match.configFlags(false)
+	fs.StringVar(&rf.out, "out", "", "output directory (default: the configuration's output, or results/NAME; for --shard I/N, its slice-I)")
+	shardFlag := fs.String("shard", "", "play only slice `I/N` of the schedule (0 <= I < N), for a batch job of N tasks; merge the slices with arena merge")
+	fs.BoolVar(&rf.quiet, "quiet", false, "no progress output, only the final table")
+	fs.StringVar(&rf.serve, "serve", "", "serve a live page of the tournament on `ADDR` (e.g. 127.0.0.1:8080; :0 picks a free port) and keep it up until Ctrl-C")
+	rf.wf.register(fs)
+	fs.Var(&rf.transcripts, "transcript", "write the protocol transcript of `BOT` (a bot's name, or all) to its log, logs/BOT.log (repeatable)")
+	if path, err = parseInterspersed(fs, args, "configuration file"); err != nil {
+		return nil, "", err
+	}
+	if *shardFlag != "" {
+		sh, err := schedule.ParseShard(*shardFlag)
+		if err != nil {
+			return nil, "", usagef("--shard: %v", err)
+		}
+		rf.shard = &sh
+	}
+	return rf, path, nil
+}
+
+// load reads the configuration at path with the flags applied and checks
+// that the flags go with it; with --workers it also returns the
+// configuration as the workers are to read it.
+func (rf *runFlags) load(ctx context.Context, in *interrupts, path string, stderr io.Writer) (*config.Config, []byte, error) {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, nil, err
+	}
+	// Until the games start, Ctrl-C has nothing to finish: it stops.
+	prep, stopPrep := in.untilDrain(ctx)
+	defer stopPrep()
+	var text []byte // the configuration as the workers are to read it
+	cfg, err := config.LoadWith(path, func(d *config.Document) error {
+		if err := rf.match.apply(prep, d, path, dir, stderr); err != nil || rf.wf.url == "" {
+			return err
+		}
+		text, err = d.Encode()
+		return err
+	})
+	if prep.Err() != nil && ctx.Err() == nil {
+		return nil, nil, context.Canceled
+	}
+	if err != nil && (onlyFlagErrors(err) || errors.As(err, new(usageError))) {
+		return nil, nil, usageError{err}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rf.check(cfg, path); err != nil {
+		return nil, nil, err
+	}
+	return cfg, text, nil
+}
+
+// check refuses the flags that do not go with the configuration cfg read
+// from path.
+func (rf *runFlags) check(cfg *config.Config, path string) error {
+	if cfg.Sweep != nil {
+		return usagef("%s has a [sweep] table: it is a sweep over rule variants (arena sweep %s)", path, path)
+	}
+	if cfg.League != nil {
+		return usagef("%s has a [league] table: it is a league's roster (arena league %s)", path, filepath.Dir(path))
+	}
+	if err := cfg.EnableTranscripts(rf.transcripts); err != nil {
+		return usagef("--transcript: %v", err)
+	}
+	if rf.shard != nil && cfg.SPRT != nil {
+		return usagef("--shard: %s has an [sprt] test, which needs every game in one place; play it without --shard (or with --workers)", path)
+	}
+	if rf.shard != nil && rf.wf.url != "" {
+		return usagef("--shard and --workers: the workers play the whole tournament; give one or the other")
+	}
+	return nil
+}
+
+// closeCoordinator removes the state in NATS of a tournament played by
+// workers once it is over, if coord is not nil.
+func closeCoordinator(ctx context.Context, coord *workers.Coordinator, sum *tournament.Summary, stderr io.Writer) {
+	if coord == nil {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := coord.Close(cctx, sum); err != nil {
+		fmt.Fprintf(stderr, "arena run: %v\n", err)
+	}
 }
 
 // finishRun writes the reports, prints the standings and the rating
