@@ -978,30 +978,51 @@ func (c *Config) validateRounds(md toml.MetaData) []error {
 		e.add([]string{"format", "bye"}, "a bye scores 0, 0.5, 1, 1.5 or 2 points (of the pair of games it stands for), got %v", b)
 	}
 	if f.Kind == schedule.Knockout {
-		if md.IsDefined("format", "rounds") {
-			e.add([]string{"format", "rounds"}, "a knockout's rounds follow from its bots; set games, the games of each match")
-		}
-		if f.Games == 0 && !md.IsDefined("format", "games") {
-			f.Games = DefaultMatchGames
-		}
-		if f.Games < 2 || f.Games%2 != 0 {
-			e.add([]string{"format", "games"}, "a match plays colour-reversed pairs of games: want an even number, at least 2, got %d", f.Games)
-		}
-		if f.TiebreakPairs == nil {
-			f.TiebreakPairs = ptr(DefaultTiebreakPairs)
-		}
-		if *f.TiebreakPairs < 0 {
-			e.add([]string{"format", "tiebreak_pairs"}, "must not be negative, got %d", *f.TiebreakPairs)
-		}
-		switch f.Decider {
-		case "":
-			f.Decider = schedule.DeciderArmageddon
-		case schedule.DeciderArmageddon, schedule.DeciderSeed:
-		default:
-			e.add([]string{"format", "decider"}, "unknown decider %q (want %q: one game, the higher seed moving first and a draw sending the other through; or %q: the higher seed goes through)",
-				f.Decider, schedule.DeciderArmageddon, schedule.DeciderSeed)
-		}
+		c.validateKnockout(md, &e)
 	}
+	c.validateSeeding(&e)
+	if c.Openings.Once {
+		e.add([]string{"openings", "once"}, "a %s plays every pairing as a colour-reversed pair of games", f.Kind)
+	}
+	if c.SPRT != nil {
+		e.add([]string{"sprt"}, "a sequential test stops a match of two bots; a %s has no such match", f.Kind)
+	}
+	return e.errs
+}
+
+// validateKnockout checks the keys of a knockout's format and sets the
+// defaults of those not given.
+func (c *Config) validateKnockout(md toml.MetaData, e *keyErrors) {
+	f := &c.Format
+	if md.IsDefined("format", "rounds") {
+		e.add([]string{"format", "rounds"}, "a knockout's rounds follow from its bots; set games, the games of each match")
+	}
+	if f.Games == 0 && !md.IsDefined("format", "games") {
+		f.Games = DefaultMatchGames
+	}
+	if f.Games < 2 || f.Games%2 != 0 {
+		e.add([]string{"format", "games"}, "a match plays colour-reversed pairs of games: want an even number, at least 2, got %d", f.Games)
+	}
+	if f.TiebreakPairs == nil {
+		f.TiebreakPairs = ptr(DefaultTiebreakPairs)
+	}
+	if *f.TiebreakPairs < 0 {
+		e.add([]string{"format", "tiebreak_pairs"}, "must not be negative, got %d", *f.TiebreakPairs)
+	}
+	switch f.Decider {
+	case "":
+		f.Decider = schedule.DeciderArmageddon
+	case schedule.DeciderArmageddon, schedule.DeciderSeed:
+	default:
+		e.add([]string{"format", "decider"}, "unknown decider %q (want %q: one game, the higher seed moving first and a draw sending the other through; or %q: the higher seed goes through)",
+			f.Decider, schedule.DeciderArmageddon, schedule.DeciderSeed)
+	}
+}
+
+// validateSeeding checks how a Swiss or knockout seeds its bots, "order"
+// when not given.
+func (c *Config) validateSeeding(e *keyErrors) {
+	f := &c.Format
 	switch f.Seeding {
 	case "":
 		f.Seeding = SeedingOrder
@@ -1015,13 +1036,6 @@ func (c *Config) validateRounds(md toml.MetaData) []error {
 	default:
 		e.add([]string{"format", "seeding"}, "unknown seeding %q (want %q, the order of the bots, or %q, by each bot's rating)", f.Seeding, SeedingOrder, SeedingRating)
 	}
-	if c.Openings.Once {
-		e.add([]string{"openings", "once"}, "a %s plays every pairing as a colour-reversed pair of games", f.Kind)
-	}
-	if c.SPRT != nil {
-		e.add([]string{"sprt"}, "a sequential test stops a match of two bots; a %s has no such match", f.Kind)
-	}
-	return e.errs
 }
 
 func ptr[T any](v T) *T { return &v }

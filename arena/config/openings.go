@@ -25,43 +25,9 @@ func LoadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) 
 
 func loadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) {
 	o := cfg.Openings
-	var (
-		list []openings.Opening
-		err  error
-	)
-	switch {
-	case o.File != "":
-		// In the file's order only the openings played are kept: those
-		// from the start on, as many as the limit.
-		skip, limit := max(o.Start-1, 0), o.Limit
-		if o.Order == openings.OrderRandom {
-			skip, limit = 0, 0
-		}
-		if list, err = openings.ReadFile(ctx, o.File, o.Deck, skip, limit); err != nil {
-			return nil, cfg.KeyError([]string{"openings", "file"}, fmt.Errorf("%s: %w", o.File, err))
-		}
-		if o.Order != openings.OrderRandom {
-			o.Start = 0 // passed over already
-		}
-	case o.Plies > 0 && o.After > 0:
-		list, err = openings.Deferred(uint64(cfg.Seed), o.After, o.Plies, o.Count)
-		if err != nil {
-			return nil, cfg.KeyError([]string{"openings", "count"}, err)
-		}
-	case o.Plies > 0:
-		list, err = openings.Random(ctx, cfg.Rules, uint64(cfg.Seed), o.Plies, o.Count)
-		if err != nil {
-			return nil, cfg.KeyError([]string{"openings", "count"}, err)
-		}
-	case ballots(cfg.Rules) != nil:
-		if list, err = openings.ParseBallots(ballots(cfg.Rules).Ballots(), o.Deck); err != nil {
-			return nil, cfg.KeyError([]string{"openings"}, err)
-		}
-	default:
-		if o.Deck != "" {
-			return nil, cfg.KeyError([]string{"openings", "deck"}, fmt.Errorf("%w: ballots are %s openings", openings.ErrInvalid, strings.Join(games.With(hasBallots), " or ")))
-		}
-		list = []openings.Opening{{Name: "start position", Moves: []string{}}}
+	list, err := readOpenings(ctx, cfg, &o)
+	if err != nil {
+		return nil, err
 	}
 	if o.Order == openings.OrderRandom {
 		openings.Shuffle(list, uint64(cfg.Seed))
@@ -88,6 +54,50 @@ func loadOpenings(ctx context.Context, cfg *Config) ([]openings.Opening, error) 
 		}
 	}
 	return list, nil
+}
+
+// readOpenings returns the openings o names, in their own order: a file's,
+// random or deferred ones, the game's ballots or the start position. A
+// file read from o.Start on sets o.Start to 0, passed over already.
+func readOpenings(ctx context.Context, cfg *Config, o *OpeningsConfig) ([]openings.Opening, error) {
+	switch {
+	case o.File != "":
+		// In the file's order only the openings played are kept: those
+		// from the start on, as many as the limit.
+		skip, limit := max(o.Start-1, 0), o.Limit
+		if o.Order == openings.OrderRandom {
+			skip, limit = 0, 0
+		}
+		list, err := openings.ReadFile(ctx, o.File, o.Deck, skip, limit)
+		if err != nil {
+			return nil, cfg.KeyError([]string{"openings", "file"}, fmt.Errorf("%s: %w", o.File, err))
+		}
+		if o.Order != openings.OrderRandom {
+			o.Start = 0 // passed over already
+		}
+		return list, nil
+	case o.Plies > 0 && o.After > 0:
+		list, err := openings.Deferred(uint64(cfg.Seed), o.After, o.Plies, o.Count)
+		if err != nil {
+			return nil, cfg.KeyError([]string{"openings", "count"}, err)
+		}
+		return list, nil
+	case o.Plies > 0:
+		list, err := openings.Random(ctx, cfg.Rules, uint64(cfg.Seed), o.Plies, o.Count)
+		if err != nil {
+			return nil, cfg.KeyError([]string{"openings", "count"}, err)
+		}
+		return list, nil
+	case ballots(cfg.Rules) != nil:
+		list, err := openings.ParseBallots(ballots(cfg.Rules).Ballots(), o.Deck)
+		if err != nil {
+			return nil, cfg.KeyError([]string{"openings"}, err)
+		}
+		return list, nil
+	case o.Deck != "":
+		return nil, cfg.KeyError([]string{"openings", "deck"}, fmt.Errorf("%w: ballots are %s openings", openings.ErrInvalid, strings.Join(games.With(hasBallots), " or ")))
+	}
+	return []openings.Opening{{Name: "start position", Moves: []string{}}}, nil
 }
 
 // ballots returns the table of standard openings of rules, nil when it

@@ -116,7 +116,12 @@ func wantType(v any, t reflect.Type) string {
 		}
 		return "text"
 	}
-	switch t.Kind() {
+	return wantKind(v, t.Kind())
+}
+
+// wantKind is wantType for the types decoded by their kind alone.
+func wantKind(v any, kind reflect.Kind) string {
+	switch kind {
 	case reflect.String:
 		if isAny[string](v) {
 			return ""
