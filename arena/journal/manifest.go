@@ -182,44 +182,70 @@ func (m *Manifest) Compatible(other *Manifest) error {
 	if m.Fingerprint == other.Fingerprint {
 		return m.sameShard(other)
 	}
-	diff := func(what string, was, now any) error {
-		return fmt.Errorf("%w: %s was %v, the configuration says %v", ErrScheduleChanged, what, was, now)
+	if err := m.layoutDiff(other); err != nil {
+		return err
 	}
-	switch {
-	case m.Game != other.Game:
-		return diff("the game", m.Game, other.Game)
-	case m.Preset != other.Preset:
-		return diff("the rules preset", m.Preset, other.Preset)
-	case !slices.Equal(m.Rules, other.Rules):
-		return diff("the rule set", RulesText(m.Rules), RulesText(other.Rules))
-	case m.Format != other.Format:
-		return diff("the format", m.Format, other.Format)
-	case m.Rounds != other.Rounds:
-		return diff("the number of rounds", m.Rounds, other.Rounds)
-	case m.Once != other.Once:
-		return diff("playing every opening once", m.Once, other.Once)
-	case !slices.Equal(m.Bots, other.Bots):
-		return diff("the list of bots", strings.Join(m.Bots, ", "), strings.Join(other.Bots, ", "))
-	case !slices.Equal(m.Players, other.Players):
-		return diff("the list of gauntlet players", strings.Join(m.Players, ", "), strings.Join(other.Players, ", "))
-	case len(m.Openings) != len(other.Openings):
-		return diff("the number of openings", len(m.Openings), len(other.Openings))
-	case (m.Plan == nil) != (other.Plan == nil):
-		return diff("the format", m.Format, other.Format)
-	case m.Plan != nil && !slices.Equal(m.Plan.Seeds, other.Plan.Seeds):
-		return diff("the seeding", strings.Join(m.Plan.Seeds, ", "), strings.Join(other.Plan.Seeds, ", "))
-	case m.Plan != nil && (m.Plan.Games != other.Plan.Games || m.Plan.TiebreakPairs != other.Plan.TiebreakPairs || m.Plan.Decider != other.Plan.Decider):
-		return diff("the knockout's matches", planMatches(m.Plan), planMatches(other.Plan))
-	case m.Plan != nil && m.Plan.ByeHalfPoints != other.Plan.ByeHalfPoints:
-		return diff("the points of a bye", float64(m.Plan.ByeHalfPoints)/2, float64(other.Plan.ByeHalfPoints)/2)
+	if err := m.planDiff(other); err != nil {
+		return err
 	}
 	for i := range m.Openings {
 		a, b := m.Openings[i], other.Openings[i]
 		if a.Name != b.Name || !slices.Equal(a.Moves, b.Moves) || a.After != b.After || a.Random != b.Random || a.Seed != b.Seed {
-			return diff(fmt.Sprintf("opening %d", i+1), m.Openings[i], other.Openings[i])
+			return scheduleDiff(fmt.Sprintf("opening %d", i+1), m.Openings[i], other.Openings[i])
 		}
 	}
 	return fmt.Errorf("%w: the schedule fingerprint was %.12s, the configuration gives %.12s", ErrScheduleChanged, m.Fingerprint, other.Fingerprint)
+}
+
+// scheduleDiff is the ErrScheduleChanged saying that what was was and is
+// now.
+func scheduleDiff(what string, was, now any) error {
+	return fmt.Errorf("%w: %s was %v, the configuration says %v", ErrScheduleChanged, what, was, now)
+}
+
+// layoutDiff returns the first difference between the game, the format,
+// the bots and the number of openings of m and other, as an
+// ErrScheduleChanged, or nil.
+func (m *Manifest) layoutDiff(other *Manifest) error {
+	switch {
+	case m.Game != other.Game:
+		return scheduleDiff("the game", m.Game, other.Game)
+	case m.Preset != other.Preset:
+		return scheduleDiff("the rules preset", m.Preset, other.Preset)
+	case !slices.Equal(m.Rules, other.Rules):
+		return scheduleDiff("the rule set", RulesText(m.Rules), RulesText(other.Rules))
+	case m.Format != other.Format:
+		return scheduleDiff("the format", m.Format, other.Format)
+	case m.Rounds != other.Rounds:
+		return scheduleDiff("the number of rounds", m.Rounds, other.Rounds)
+	case m.Once != other.Once:
+		return scheduleDiff("playing every opening once", m.Once, other.Once)
+	case !slices.Equal(m.Bots, other.Bots):
+		return scheduleDiff("the list of bots", strings.Join(m.Bots, ", "), strings.Join(other.Bots, ", "))
+	case !slices.Equal(m.Players, other.Players):
+		return scheduleDiff("the list of gauntlet players", strings.Join(m.Players, ", "), strings.Join(other.Players, ", "))
+	case len(m.Openings) != len(other.Openings):
+		return scheduleDiff("the number of openings", len(m.Openings), len(other.Openings))
+	}
+	return nil
+}
+
+// planDiff returns the first difference between the plans of Swiss or
+// knockout rounds of m and other, as an ErrScheduleChanged, or nil.
+func (m *Manifest) planDiff(other *Manifest) error {
+	switch {
+	case (m.Plan == nil) != (other.Plan == nil):
+		return scheduleDiff("the format", m.Format, other.Format)
+	case m.Plan == nil:
+		return nil
+	case !slices.Equal(m.Plan.Seeds, other.Plan.Seeds):
+		return scheduleDiff("the seeding", strings.Join(m.Plan.Seeds, ", "), strings.Join(other.Plan.Seeds, ", "))
+	case m.Plan.Games != other.Plan.Games || m.Plan.TiebreakPairs != other.Plan.TiebreakPairs || m.Plan.Decider != other.Plan.Decider:
+		return scheduleDiff("the knockout's matches", planMatches(m.Plan), planMatches(other.Plan))
+	case m.Plan.ByeHalfPoints != other.Plan.ByeHalfPoints:
+		return scheduleDiff("the points of a bye", float64(m.Plan.ByeHalfPoints)/2, float64(other.Plan.ByeHalfPoints)/2)
+	}
+	return nil
 }
 
 // sameShard returns nil if m and other hold the same slice (or both the
