@@ -640,49 +640,75 @@ func (p Pentanomial) reversed() Pentanomial { return Pentanomial{p[4], p[3], p[2
 // pairStats returns one entry per pair of players that met, from the side
 // of the one ranking higher.
 func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, opt Options) (out []PairStats, omitted, omittedGames int) {
-	confidence := opt.Confidence
-	type key struct{ a, b int } // fit indices, a ranking above b
-	keyOf := func(x, y int) (k key, flipped bool) {
-		if rank[y] < rank[x] {
-			return key{y, x}, true
-		}
-		return key{x, y}, false
-	}
-	counts := make(map[key]WDL)
+	counts := make(map[rankedPair]WDL)
 	for _, c := range cells {
-		k, flipped := keyOf(c.f, c.s)
+		k, flipped := orderPair(rank, c.f, c.s)
 		w := counts[k]
 		w.addCounts(c, flipped)
 		counts[k] = w
 	}
-	keys := make([]key, 0, len(counts))
+	keys := make([]rankedPair, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
 	}
 	if len(keys) > opt.MaxPairs {
-		// The pairs nearest each other in the ranking, whose order the
-		// reader questions; then the higher-ranked first.
-		slices.SortFunc(keys, func(x, y key) int {
-			if c := cmp.Compare(rank[x.b]-rank[x.a], rank[y.b]-rank[y.a]); c != 0 {
-				return c
-			}
-			return cmp.Compare(rank[x.a], rank[y.a])
-		})
-		for _, k := range keys[opt.MaxPairs:] {
-			w := counts[k]
-			omittedGames += w.Games()
-		}
-		omitted = len(keys) - opt.MaxPairs
-		keys = keys[:opt.MaxPairs]
+		keys, omitted, omittedGames = nearestPairs(keys, counts, rank, opt.MaxPairs)
 	}
-	kept := make(map[key]bool, len(keys))
+	ptnml := t.pairPentanomials(keys, pos, rank)
+	slices.SortFunc(keys, func(x, y rankedPair) int {
+		if c := cmp.Compare(rank[x.a], rank[y.a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(rank[x.b], rank[y.b])
+	})
+	out = make([]PairStats, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, pairStat(fit, k, counts[k], ptnml, opt.Confidence))
+	}
+	return out, omitted, omittedGames
+}
+
+// rankedPair is a pair of players by their fit indices, a ranking above b.
+type rankedPair struct{ a, b int }
+
+// orderPair returns the pair of the players x and y ranked by rank, and
+// whether that puts y first.
+func orderPair(rank []int, x, y int) (k rankedPair, flipped bool) {
+	if rank[y] < rank[x] {
+		return rankedPair{y, x}, true
+	}
+	return rankedPair{x, y}, false
+}
+
+// nearestPairs keeps limit of the pairs keys: those nearest each other in
+// the ranking, whose order the reader questions, then the higher-ranked
+// first. It returns them, and how many pairs and games it left out.
+func nearestPairs(keys []rankedPair, counts map[rankedPair]WDL, rank []int, limit int) (kept []rankedPair, omitted, omittedGames int) {
+	slices.SortFunc(keys, func(x, y rankedPair) int {
+		if c := cmp.Compare(rank[x.b]-rank[x.a], rank[y.b]-rank[y.a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(rank[x.a], rank[y.a])
+	})
+	for _, k := range keys[limit:] {
+		w := counts[k]
+		omittedGames += w.Games()
+	}
+	return keys[:limit], len(keys) - limit, omittedGames
+}
+
+// pairPentanomials returns the pentanomial counts of the pairs keys, from
+// the side of the higher-ranked player; pos maps the tally's ids to fit
+// indices.
+func (t *Tally) pairPentanomials(keys []rankedPair, pos, rank []int) map[rankedPair]Pentanomial {
+	kept := make(map[rankedPair]bool, len(keys))
 	for _, k := range keys {
 		kept[k] = true
 	}
-	ptnml := make(map[key]Pentanomial)
+	ptnml := make(map[rankedPair]Pentanomial)
 	for ids, i := range t.pairs {
 		p := t.pents[i]
-		k, flipped := keyOf(pos[ids>>32], pos[uint32(ids)]) // counted from the first id's side
+		k, flipped := orderPair(rank, pos[ids>>32], pos[uint32(ids)]) // counted from the first id's side
 		if !kept[k] {
 			continue
 		}
@@ -692,35 +718,30 @@ func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, o
 			ptnml[k] = p
 		}
 	}
-	slices.SortFunc(keys, func(x, y key) int {
-		if c := cmp.Compare(rank[x.a], rank[y.a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(rank[x.b], rank[y.b])
-	})
-	out = make([]PairStats, 0, len(keys))
-	for _, k := range keys {
-		c := counts[k]
-		elo, margin := c.EloMargin(confidence)
-		ps := PairStats{
-			A: fit.Players[k.a], B: fit.Players[k.b],
-			Games: c.Games(), Wins: c.Wins, Draws: c.Draws, Losses: c.Losses,
-			Score:     c.Score(),
-			Elo:       finite(elo),
-			Margin:    finite(margin),
-			DrawRatio: c.DrawRatio(),
-			Unpaired:  c.Games(),
-		}
-		if c.variance() > 0 {
-			ps.LOS = finite(c.LOS())
-		}
-		if p, ok := ptnml[k]; ok {
-			ps.Pentanomial = pentanomialStats(p, confidence)
-			ps.Unpaired -= 2 * p.Pairs()
-		}
-		out = append(out, ps)
+	return ptnml
+}
+
+// pairStat returns the statistics of the pair k, whose games are counted
+// in c and in ptnml when paired.
+func pairStat(fit *FitResult, k rankedPair, c WDL, ptnml map[rankedPair]Pentanomial, confidence float64) PairStats {
+	elo, margin := c.EloMargin(confidence)
+	ps := PairStats{
+		A: fit.Players[k.a], B: fit.Players[k.b],
+		Games: c.Games(), Wins: c.Wins, Draws: c.Draws, Losses: c.Losses,
+		Score:     c.Score(),
+		Elo:       finite(elo),
+		Margin:    finite(margin),
+		DrawRatio: c.DrawRatio(),
+		Unpaired:  c.Games(),
 	}
-	return out, omitted, omittedGames
+	if c.variance() > 0 {
+		ps.LOS = finite(c.LOS())
+	}
+	if p, ok := ptnml[k]; ok {
+		ps.Pentanomial = pentanomialStats(p, confidence)
+		ps.Unpaired -= 2 * p.Pairs()
+	}
+	return ps
 }
 
 // sideBalance computes the first mover's figures over the games decided by

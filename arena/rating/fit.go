@@ -325,62 +325,22 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 	grad := make([]float64, dim)
 	hess := make([]float64, dim*dim)
 	trial := make([]float64, dim)
-	info := mat.NewSymDense(k, nil)
-	damped := mat.NewSymDense(k, nil)
-	rhs := mat.NewVecDense(k, nil)
-	step := mat.NewVecDense(k, nil)
-	var chol mat.Cholesky
+	ns := newNewtonSolver(k)
 	for iters = 1; iters <= maxNewton; iters++ {
 		ll = p.evaluate(theta, grad, hess)
 		if math.IsNaN(ll) || math.IsInf(ll, 0) {
 			return ll, iters, fmt.Errorf("%w: log-likelihood %v", ErrNoConvergence, ll)
 		}
-		var maxDiag float64
-		p.activeBlock(info, hess, -1)
-		for a, i := range p.active {
-			rhs.SetVec(a, grad[i])
-			maxDiag = math.Max(maxDiag, info.At(a, a))
+		if err := ns.solve(p, grad, hess); err != nil {
+			return ll, iters, err
 		}
-		// Levenberg damping until the information is positive definite
-		// and well enough conditioned to solve.
-		ok := chol.Factorize(info) && chol.Cond() < 1e12
-		for lambda := 1e-10 * maxDiag; !ok && lambda < 1e10*maxDiag+1; lambda *= 10 {
-			damped.CopySym(info)
-			for a := range k {
-				damped.SetSym(a, a, info.At(a, a)+lambda)
-			}
-			ok = chol.Factorize(damped) && chol.Cond() < 1e12
-		}
-		if !ok {
-			return ll, iters, fmt.Errorf("%w: %w", ErrNoConvergence, errSingular)
-		}
-		if err := chol.SolveVecTo(step, rhs); err != nil {
-			var c mat.Condition
-			if !errors.As(err, &c) {
-				return ll, iters, fmt.Errorf("%w: %w", ErrNoConvergence, err)
-			}
-		}
-		// Backtracking line search.
-		t := 1.0
-		accepted := false
-		for range 60 {
-			copy(trial, theta)
-			for a, i := range p.active {
-				trial[i] += t * step.AtVec(a)
-			}
-			lt := p.evaluate(trial, nil, nil)
-			if lt >= ll-1e-12*math.Abs(ll) {
-				accepted = true
-				break
-			}
-			t /= 2
-		}
+		t, accepted := p.lineSearch(theta, trial, ns.step, ll)
 		if !accepted {
 			return ll, iters, nil // no further progress is possible
 		}
 		var moved float64
 		for a := range k {
-			moved = math.Max(moved, math.Abs(t*step.AtVec(a)))
+			moved = math.Max(moved, math.Abs(t*ns.step.AtVec(a)))
 		}
 		copy(theta, trial)
 		if p.runaway(theta) {
@@ -395,6 +355,73 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 		}
 	}
 	return ll, iters, fmt.Errorf("%w after %d steps", ErrNoConvergence, maxNewton)
+}
+
+// newtonSolver holds the matrices of the Newton steps of a fit of k active
+// parameters, made once for all its steps.
+type newtonSolver struct {
+	info, damped *mat.SymDense
+	rhs, step    *mat.VecDense
+	chol         mat.Cholesky
+}
+
+// newNewtonSolver returns a newtonSolver for k active parameters.
+func newNewtonSolver(k int) *newtonSolver {
+	return &newtonSolver{
+		info:   mat.NewSymDense(k, nil),
+		damped: mat.NewSymDense(k, nil),
+		rhs:    mat.NewVecDense(k, nil),
+		step:   mat.NewVecDense(k, nil),
+	}
+}
+
+// solve sets ns.step to the Newton step of the active parameters of p from
+// the gradient and Hessian of the log-likelihood.
+func (ns *newtonSolver) solve(p *problem, grad, hess []float64) error {
+	var maxDiag float64
+	p.activeBlock(ns.info, hess, -1)
+	for a, i := range p.active {
+		ns.rhs.SetVec(a, grad[i])
+		maxDiag = math.Max(maxDiag, ns.info.At(a, a))
+	}
+	// Levenberg damping until the information is positive definite
+	// and well enough conditioned to solve.
+	ok := ns.chol.Factorize(ns.info) && ns.chol.Cond() < 1e12
+	for lambda := 1e-10 * maxDiag; !ok && lambda < 1e10*maxDiag+1; lambda *= 10 {
+		ns.damped.CopySym(ns.info)
+		for a := range len(p.active) {
+			ns.damped.SetSym(a, a, ns.info.At(a, a)+lambda)
+		}
+		ok = ns.chol.Factorize(ns.damped) && ns.chol.Cond() < 1e12
+	}
+	if !ok {
+		return fmt.Errorf("%w: %w", ErrNoConvergence, errSingular)
+	}
+	if err := ns.chol.SolveVecTo(ns.step, ns.rhs); err != nil {
+		var c mat.Condition
+		if !errors.As(err, &c) {
+			return fmt.Errorf("%w: %w", ErrNoConvergence, err)
+		}
+	}
+	return nil
+}
+
+// lineSearch backtracks along step from theta, whose log-likelihood is ll,
+// until the likelihood does not fall: it leaves the point in trial and
+// returns the fraction t of the step taken, or not accepted.
+func (p *problem) lineSearch(theta, trial []float64, step *mat.VecDense, ll float64) (t float64, accepted bool) {
+	t = 1.0
+	for range 60 {
+		copy(trial, theta)
+		for a, i := range p.active {
+			trial[i] += t * step.AtVec(a)
+		}
+		if lt := p.evaluate(trial, nil, nil); lt >= ll-1e-12*math.Abs(ll) {
+			return t, true
+		}
+		t /= 2
+	}
+	return t, false
 }
 
 func (p *problem) runaway(theta []float64) bool {
@@ -1047,52 +1074,11 @@ func referencePlayers(group []int, ngroups int, anchors map[int]float64) []bool 
 // The anchors are held at their displayed ratings, less offset, divided
 // by scale (the model's units); the other references at 0.
 func (p *problem) fit(res *FitResult, isRef []bool, anchors map[int]float64, offset, scale float64) (theta []float64, info, cov *mat.SymDense, err error) {
-	fitAdv, fitDraw := true, p.model == BayesElo
-	fixDraw := func() {
-		fitDraw = false
-		res.DrawFixed = true
-		res.Notes = append(res.Notes, fmt.Sprintf(
-			"the games do not determine the draw parameter; drawElo was held at %g", DefaultDrawElo))
-	}
-	fixAdv := func() {
-		fitAdv = false
-		res.AdvantageFixed = true
-		res.Notes = append(res.Notes,
-			"the games do not determine the first mover's advantage; the fit held it at 0")
-	}
+	free := fitFree{adv: true, draw: p.model == BayesElo}
 	theta = make([]float64, p.n+2)
 	for attempt := 0; ; attempt++ {
-		clear(theta)
-		// The anchors at their ratings, and the other players of their
-		// groups starting at the anchors' mean, so that no game starts
-		// out impossibly lopsided.
-		sums, counts := map[int]float64{}, map[int]float64{}
-		for i, r := range anchors {
-			theta[i] = (r - offset) / scale
-			sums[res.Group[i]] += theta[i]
-			counts[res.Group[i]]++
-		}
-		for i := range p.n {
-			if _, ok := anchors[i]; !ok && counts[res.Group[i]] > 0 {
-				theta[i] = sums[res.Group[i]] / counts[res.Group[i]]
-			}
-		}
-		theta[p.drawIdx()] = DefaultDrawElo
-		if fitDraw {
-			theta[p.drawIdx()] = startDrawElo(p.cells)
-		}
-		p.active = p.active[:0]
-		for i, r := range isRef {
-			if !r {
-				p.active = append(p.active, i)
-			}
-		}
-		if fitAdv {
-			p.active = append(p.active, p.advIdx())
-		}
-		if fitDraw {
-			p.active = append(p.active, p.drawIdx())
-		}
+		p.startAt(theta, res, anchors, offset, scale, free.draw)
+		p.setActive(isRef, free)
 		var iters int
 		res.LogLikelihood, iters, err = p.maximize(theta)
 		res.Iterations += iters
@@ -1105,22 +1091,92 @@ func (p *problem) fit(res *FitResult, isRef []bool, anchors map[int]float64, off
 				return theta, info, cov, nil
 			}
 		}
-		switch {
-		case attempt >= 2:
-			return nil, nil, nil, err
-		case errors.Is(err, errDiverged) && fitDraw && theta[p.drawIdx()] > maxDrawElo:
-			fixDraw()
-		case errors.Is(err, errDiverged) && fitAdv && math.Abs(theta[p.advIdx()]) > maxAdvantage:
-			fixAdv()
-		case errors.Is(err, errDiverged):
-			return nil, nil, nil, fmt.Errorf("%w: ratings run away", ErrNoConvergence)
-		case errors.Is(err, errSingular) && fitAdv:
-			fixAdv()
-		case errors.Is(err, errSingular) && fitDraw:
-			fixDraw()
-		default:
+		if attempt >= 2 {
 			return nil, nil, nil, err
 		}
+		if err := free.hold(p, res, theta, err); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+}
+
+// fitFree says which of the first mover's advantage and the draw
+// parameter a fit estimates; the others are held.
+type fitFree struct{ adv, draw bool }
+
+// hold answers a failed fit (err) by holding the parameter that caused it
+// (noted in res) for another attempt, or returns the error to give up with.
+func (f *fitFree) hold(p *problem, res *FitResult, theta []float64, err error) error {
+	switch {
+	case errors.Is(err, errDiverged) && f.draw && theta[p.drawIdx()] > maxDrawElo:
+		f.holdDraw(res)
+	case errors.Is(err, errDiverged) && f.adv && math.Abs(theta[p.advIdx()]) > maxAdvantage:
+		f.holdAdv(res)
+	case errors.Is(err, errDiverged):
+		return fmt.Errorf("%w: ratings run away", ErrNoConvergence)
+	case errors.Is(err, errSingular) && f.adv:
+		f.holdAdv(res)
+	case errors.Is(err, errSingular) && f.draw:
+		f.holdDraw(res)
+	default:
+		return err
+	}
+	return nil
+}
+
+// holdDraw holds the draw parameter at its default, with a note in res.
+func (f *fitFree) holdDraw(res *FitResult) {
+	f.draw = false
+	res.DrawFixed = true
+	res.Notes = append(res.Notes, fmt.Sprintf(
+		"the games do not determine the draw parameter; drawElo was held at %g", DefaultDrawElo))
+}
+
+// holdAdv holds the first mover's advantage at 0, with a note in res.
+func (f *fitFree) holdAdv(res *FitResult) {
+	f.adv = false
+	res.AdvantageFixed = true
+	res.Notes = append(res.Notes,
+		"the games do not determine the first mover's advantage; the fit held it at 0")
+}
+
+// startAt sets theta to where a fit starts: the anchors at their ratings,
+// and the other players of their groups at the anchors' mean, so that no
+// game starts out impossibly lopsided; the draw parameter at its default,
+// or at a guess from the games when fitDraw.
+func (p *problem) startAt(theta []float64, res *FitResult, anchors map[int]float64, offset, scale float64, fitDraw bool) {
+	clear(theta)
+	sums, counts := map[int]float64{}, map[int]float64{}
+	for i, r := range anchors {
+		theta[i] = (r - offset) / scale
+		sums[res.Group[i]] += theta[i]
+		counts[res.Group[i]]++
+	}
+	for i := range p.n {
+		if _, ok := anchors[i]; !ok && counts[res.Group[i]] > 0 {
+			theta[i] = sums[res.Group[i]] / counts[res.Group[i]]
+		}
+	}
+	theta[p.drawIdx()] = DefaultDrawElo
+	if fitDraw {
+		theta[p.drawIdx()] = startDrawElo(p.cells)
+	}
+}
+
+// setActive makes the parameters a fit estimates those of the players not
+// held as references, and those of free.
+func (p *problem) setActive(isRef []bool, free fitFree) {
+	p.active = p.active[:0]
+	for i, r := range isRef {
+		if !r {
+			p.active = append(p.active, i)
+		}
+	}
+	if free.adv {
+		p.active = append(p.active, p.advIdx())
+	}
+	if free.draw {
+		p.active = append(p.active, p.drawIdx())
 	}
 }
 

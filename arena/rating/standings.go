@@ -56,17 +56,32 @@ type Standing struct {
 // standings computes the standings by points of the players (names, the
 // cells' indexes) from every game's cells.
 func standings(names []string, cells []cell, opt StandingOptions) []Standing {
-	n := len(names)
 	if opt.RoundGames <= 0 {
 		opt.RoundGames = 2
 	}
-	out := make([]Standing, n)
-	type meeting struct{ points, games float64 } // of the lower index
-	met := map[uint64]*meeting{}
+	out := make([]Standing, len(names))
 	for i, name := range names {
 		out[i] = Standing{Name: name, Place: opt.Places[name], Byes: opt.Byes[name]}
 		out[i].Points = float64(out[i].Byes) * opt.ByePoints
 	}
+	met := tallyStandings(out, cells)
+	tiebreaks(out, met, opt)
+	headToHead(out, met)
+	slices.SortStableFunc(out, compareStandings)
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out
+}
+
+// meeting is what two players scored against each other: the points of
+// the one of lower index, and their games.
+type meeting struct{ points, games float64 }
+
+// tallyStandings adds the results of cells to out and returns the
+// meetings of each pair of players that met, by pairKey.
+func tallyStandings(out []Standing, cells []cell) map[uint64]*meeting {
+	met := map[uint64]*meeting{}
 	for _, c := range cells {
 		f, s := &out[c.f], &out[c.s]
 		f.Wins, f.Draws, f.Losses = f.Wins+int(c.w), f.Draws+int(c.d), f.Losses+int(c.l)
@@ -88,7 +103,13 @@ func standings(names []string, cells []cell, opt StandingOptions) []Standing {
 	for i := range out {
 		out[i].Games = out[i].Wins + out[i].Draws + out[i].Losses
 	}
-	buchholz := make([]float64, n)
+	return met
+}
+
+// tiebreaks sets the Sonneborn-Berger score of each player of out, and
+// its Buchholz score when opt asks for it.
+func tiebreaks(out []Standing, met map[uint64]*meeting, opt StandingOptions) {
+	buchholz := make([]float64, len(out))
 	for i := range out {
 		buchholz[i] = float64(out[i].Byes) * out[i].Points
 	}
@@ -104,8 +125,12 @@ func standings(names []string, cells []cell, opt StandingOptions) []Standing {
 			out[i].Buchholz = &buchholz[i]
 		}
 	}
-	// Head to head, within each group of players level on place and
-	// points that all met each other.
+}
+
+// headToHead sets the head-to-head score of the players of out within
+// each group of players level on place and points that all met each
+// other.
+func headToHead(out []Standing, met map[uint64]*meeting) {
 	type level struct {
 		place  int
 		points float64
@@ -119,35 +144,36 @@ func standings(names []string, cells []cell, opt StandingOptions) []Standing {
 		if len(g) < 2 {
 			continue
 		}
-		h2h := make([]float64, len(g))
-		complete := true
-		for a := range g {
-			for b := a + 1; b < len(g); b++ {
-				lo, hi := min(g[a], g[b]), max(g[a], g[b])
-				m := met[pairKey(lo, hi)]
-				if m == nil {
-					complete = false
-					continue
-				}
-				pa := m.points // of lo
-				if g[a] != lo {
-					pa = m.games - m.points
-				}
-				h2h[a] += pa
-				h2h[b] += m.games - pa
-			}
-		}
-		if complete {
+		if h2h, complete := groupHeadToHead(g, met); complete {
 			for a, i := range g {
 				out[i].HeadToHead = &h2h[a]
 			}
 		}
 	}
-	slices.SortStableFunc(out, compareStandings)
-	for i := range out {
-		out[i].Rank = i + 1
+}
+
+// groupHeadToHead returns the points each player of the group g (indices)
+// scored against the others, and whether all of them met each other.
+func groupHeadToHead(g []int, met map[uint64]*meeting) (h2h []float64, complete bool) {
+	h2h = make([]float64, len(g))
+	complete = true
+	for a := range g {
+		for b := a + 1; b < len(g); b++ {
+			lo, hi := min(g[a], g[b]), max(g[a], g[b])
+			m := met[pairKey(lo, hi)]
+			if m == nil {
+				complete = false
+				continue
+			}
+			pa := m.points // of lo
+			if g[a] != lo {
+				pa = m.games - m.points
+			}
+			h2h[a] += pa
+			h2h[b] += m.games - pa
+		}
 	}
-	return out
+	return h2h, complete
 }
 
 // compareStandings orders two lines of the standings.
