@@ -195,7 +195,21 @@ func solvedTables(t *testing.T) map[string]string {
 	}
 	fmt.Fprintf(&value, "The committed solve has %d work units: %.3g positions searched in %s of CPU time.\n", all.units, float64(all.positions), cpuText(all.cpu))
 
-	return map[string]string{"value": value.String(), "classes": classes.String(), "errors": errorTables(t)}
+	perClass, proved := 0.0, 0
+	for _, c := range kingClasses {
+		p := rules.StartPosition()
+		m, _ := p.ParseMove("K@" + c)
+		p.Play(m)
+		if _, _, ok := book.Lookup(&p); ok && per[c] != nil {
+			perClass += per[c].cpu
+			proved++
+		}
+	}
+	if proved > 0 {
+		perClass /= float64(proved)
+	}
+	return map[string]string{"value": value.String(), "classes": classes.String(), "errors": errorTables(t),
+		"costs": costTable(t, perClass)}
 }
 
 func cpuText(sec float64) string {
@@ -242,6 +256,9 @@ func TestSolvedDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(data)
+	if *solvedCosts {
+		measureCosts(t)
+	}
 	tables := solvedTables(t)
 	ids := make([]string, 0, len(tables))
 	for id := range tables {
