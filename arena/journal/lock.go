@@ -13,7 +13,7 @@ var ErrOutputLocked = errors.New("output directory is in use by another run")
 
 // ownFiles are the entries a tournament directory holds before its
 // manifest is written (a run stopped in between leaves them).
-var ownFiles = map[string]bool{".lock": true, "logs": true, ManifestFile + ".tmp": true}
+var ownFiles = map[string]bool{".lock": true, "logs": true, ManifestFile + ".tmp": true, OpeningsFile: true, OpeningsFile + ".tmp": true}
 
 // StartFile reports whether name is one of the entries a tournament's
 // output directory holds before its manifest is written (its lock, its

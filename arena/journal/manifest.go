@@ -24,6 +24,11 @@ import (
 // directory.
 const ManifestFile = "manifest.json"
 
+// OpeningsFile is the file, in a slice's output directory, of the
+// tournament's openings, which the slice's manifest names by digest
+// (Manifest.OpeningsDigest) rather than holding a copy of them.
+const OpeningsFile = "openings.json"
+
 // EndPositionsFile is the file of a tournament's end positions, in its
 // output directory (see Manifest.EndPositions).
 const EndPositionsFile = "end-positions.txt"
@@ -70,7 +75,13 @@ type Manifest struct {
 	// other formats. Games is then the number of games expected (see
 	// schedule.Rounds.Expected), set to those played once it finishes.
 	Plan     *schedule.Plan     `json:"plan,omitempty"`
-	Openings []openings.Opening `json:"openings"`
+	Openings []openings.Opening `json:"openings,omitempty"`
+	// OpeningsDigest, in a slice's manifest, is the SHA-256 of its
+	// OpeningsFile, which holds the openings in the manifest's place, so
+	// that reading the manifests of many slices (arena merge) costs one
+	// copy of the openings, not one per slice. ReadManifest reads the file
+	// into Openings and checks it against the digest.
+	OpeningsDigest string `json:"openings_digest,omitempty"`
 	// SPRT is the sequential test that may stop the match early, nil
 	// without one. It is not part of the schedule: a run with another
 	// test updates it.
@@ -135,9 +146,48 @@ func (m *Manifest) DataKey() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ReadManifest reads the manifest of an output directory. The error wraps
+// ReadManifest reads the manifest of an output directory, with its
+// openings (from OpeningsFile, for a slice). The error wraps
 // os.ErrNotExist when there is none.
 func ReadManifest(dir string) (*Manifest, error) {
+	m, err := readManifestHead(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.loadOpenings(dir); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// loadOpenings reads the openings a manifest names by digest from dir's
+// OpeningsFile, checking them against the digest.
+func (m *Manifest) loadOpenings(dir string) error {
+	if m.OpeningsDigest == "" || m.Openings != nil {
+		return nil
+	}
+	path := filepath.Join(dir, OpeningsFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read the openings of %s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	if d := digestOf(data); d != m.OpeningsDigest {
+		return fmt.Errorf("read %s: its digest is %.12s, the manifest names openings of digest %.12s (the file was changed or replaced)", path, d, m.OpeningsDigest)
+	}
+	if err := json.Unmarshal(data, &m.Openings); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
+}
+
+func digestOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// readManifestHead reads the manifest of an output directory, without the
+// openings a slice's manifest names by digest.
+func readManifestHead(dir string) (*Manifest, error) {
 	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
@@ -157,19 +207,43 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-// Write stores the manifest in dir atomically.
+// Write stores the manifest in dir atomically. A slice's manifest names
+// its openings by digest (OpeningsDigest), and they are written to
+// OpeningsFile first.
 func (m *Manifest) Write(dir string) error {
-	data, err := json.MarshalIndent(m, "", "  ")
+	head := m
+	if m.Shard != nil && m.Openings != nil {
+		ops, err := json.Marshal(m.Openings)
+		if err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+		m.OpeningsDigest = digestOf(ops)
+		if err := writeAtomic(dir, OpeningsFile, ops); err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+		c := *m
+		c.Openings = nil
+		head = &c
+	}
+	data, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}
-	path := filepath.Join(dir, ManifestFile)
-	tmp := path + ".tmp"
-	if err := writeFileSync(tmp, append(data, '\n')); err != nil {
+	if err := writeAtomic(dir, ManifestFile, append(data, '\n')); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}
+	return nil
+}
+
+// writeAtomic writes data to dir/name through a temporary file, synced.
+func writeAtomic(dir, name string, data []byte) error {
+	path := filepath.Join(dir, name)
+	tmp := path + ".tmp"
+	if err := writeFileSync(tmp, data); err != nil {
+		return err
+	}
 	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write manifest: %w", err)
+		return err
 	}
 	return syncDir(dir)
 }

@@ -92,7 +92,9 @@ type mergeInput struct {
 // the inputs: merging the same games again gives the same bytes.
 //
 // Merge reads the journals one game at a time: its memory does not grow
-// with the number of games beyond a bit per game. Where each game is
+// with the number of games beyond a bit per game, nor with the number of
+// slices beyond their manifests, which name the openings by digest (the
+// openings are read once). Where each game is
 // (which journal, where in it) is kept in a temporary file, a fixed-size
 // entry per game ID, from which the games are read again in the order of
 // their IDs to be written.
@@ -108,7 +110,12 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 	if err != nil {
 		return nil, err
 	}
+	// The slices' manifests name the openings by digest: they are read
+	// once, from the first slice.
 	first := ins[0].m
+	if err := first.loadOpenings(ins[0].dir); err != nil {
+		return nil, err
+	}
 	sched, err := first.Schedule(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ins[0].dir, err)
@@ -167,6 +174,7 @@ func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) 
 func mergedManifest(first *Manifest, sched *schedule.Schedule, ins []mergeInput) Manifest {
 	merged := *first
 	merged.Shard, merged.Games, merged.Version = nil, sched.Len(), ManifestVersion
+	merged.OpeningsDigest = "" // the whole tournament's manifest holds its openings
 	for _, in := range ins {
 		if in.m.Created.Before(merged.Created) {
 			merged.Created = in.m.Created
@@ -203,7 +211,10 @@ func readMergeInputs(out string, dirs []string) ([]mergeInput, error) {
 		if abs, _ := filepath.Abs(dir); abs == outAbs {
 			return nil, fmt.Errorf("%w: %s is both an input and the output", ErrMerge, dir)
 		}
-		m, err := ReadDirManifest(dir)
+		m, err := readManifestHead(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s is not a tournament output directory (it has no %s): %w", dir, ManifestFile, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -221,6 +232,9 @@ func readMergeInputs(out string, dirs []string) ([]mergeInput, error) {
 		case in.m.Fingerprint != first.m.Fingerprint:
 			return nil, fmt.Errorf("%w: %s and %s hold slices of different tournaments (schedule fingerprints %.12s and %.12s)",
 				ErrMerge, first.dir, in.dir, first.m.Fingerprint, in.m.Fingerprint)
+		case in.m.OpeningsDigest != first.m.OpeningsDigest && in.m.OpeningsDigest != "" && first.m.OpeningsDigest != "":
+			return nil, fmt.Errorf("%w: %s and %s hold slices with different openings (digests %.12s and %.12s)",
+				ErrMerge, first.dir, in.dir, first.m.OpeningsDigest, in.m.OpeningsDigest)
 		case in.m.Shard.Count != first.m.Shard.Count:
 			return nil, fmt.Errorf("%w: %s holds slice %s but %s holds slice %s: the slices must come from one split (the same N of --shard I/N)",
 				ErrMerge, first.dir, first.m.Shard, in.dir, in.m.Shard)

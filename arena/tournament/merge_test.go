@@ -3,6 +3,7 @@ package tournament_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -74,6 +75,58 @@ func TestMerge(t *testing.T) {
 	t.Run("complete", func(t *testing.T) { root, dirs := copies(t); testMergeComplete(t, path, root, dirs) })
 	t.Run("partial", func(t *testing.T) { root, dirs := copies(t); testMergePartial(t, path, root, dirs) })
 	t.Run("refusals", func(t *testing.T) { root, dirs := copies(t); testMergeRefusals(t, path, root, dirs) })
+	t.Run("openings by digest", func(t *testing.T) { root, dirs := copies(t); testMergeOpeningsDigest(t, root, dirs) })
+}
+
+// testMergeOpeningsDigest: a slice's manifest names the openings by
+// digest, which its openings file must match; the merged manifest holds
+// the openings themselves.
+func testMergeOpeningsDigest(t *testing.T, root string, dirs []string) {
+	ctx := context.Background()
+	var head struct {
+		Openings       json.RawMessage `json:"openings"`
+		OpeningsDigest string          `json:"openings_digest"`
+	}
+	data, err := os.ReadFile(filepath.Join(dirs[0], journal.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &head); err != nil || head.Openings != nil || len(head.OpeningsDigest) != 64 {
+		t.Fatalf("slice manifest: openings %s, digest %q (%v); want no copy of the openings and their digest", head.Openings, head.OpeningsDigest, err)
+	}
+	ops, err := os.ReadFile(filepath.Join(dirs[0], journal.OpeningsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := journal.ReadManifest(dirs[0])
+	if err != nil || len(m.Openings) != 2 {
+		t.Fatalf("ReadManifest of a slice: %d openings, %v; want the 2 of its openings file", len(m.Openings), err)
+	}
+
+	merged := filepath.Join(root, "merged")
+	if _, err := journal.Merge(ctx, merged, dirs, journal.MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := journal.ReadManifest(merged)
+	if err != nil || whole.OpeningsDigest != "" || !reflect.DeepEqual(whole.Openings, m.Openings) {
+		t.Errorf("merged manifest: openings %v, digest %q, %v; want the slices' openings, held in the manifest", whole.Openings, whole.OpeningsDigest, err)
+	}
+	if _, err := os.Stat(filepath.Join(merged, journal.OpeningsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the merged directory has an openings file (%v)", err)
+	}
+
+	// An openings file changed behind the manifest's back is refused.
+	changed := bytes.Replace(ops, []byte(`"moves":["`), []byte(`"moves":["x`), 1)
+	if bytes.Equal(changed, ops) {
+		t.Fatalf("no opening moves in %s", ops)
+	}
+	os.WriteFile(filepath.Join(dirs[0], journal.OpeningsFile), changed, 0o644)
+	if _, err := journal.ReadManifest(dirs[0]); err == nil || !strings.Contains(err.Error(), "digest") {
+		t.Errorf("ReadManifest with a changed openings file: %v, want its digest refused", err)
+	}
+	if _, err := journal.Merge(ctx, filepath.Join(root, "merged2"), dirs, journal.MergeOptions{}); err == nil || !strings.Contains(err.Error(), "digest") {
+		t.Errorf("Merge with a changed openings file: %v, want its digest refused", err)
+	}
 }
 
 func testMergeComplete(t *testing.T, path, root string, dirs []string) {
