@@ -364,44 +364,52 @@ func (r *Reader) scanLine() (done bool, err error) {
 		case clsCtrl:
 			return false, r.syntax(line, "byte 0x%02x: not PGN/PDN text", c)
 		}
-		switch {
-		case (c == '%' && i == 0 && r.curCol0) || c == ';':
-			// An escape line, or a comment to the end of the line.
-			r.restSkip = true
-			return false, nil
-		case c == '{':
-			j := bytes.IndexByte(s[i+1:], '}')
-			if j < 0 {
-				r.commentL = line
-				return false, nil
-			}
-			i += j + 2
-		case c == '(':
-			r.depth++
-			i++
-		case c == ')':
-			r.depth = max(r.depth-1, 0)
-			i++
-		case c == '[' && (r.depth == 0 || (i == 0 && r.curCol0)):
-			// A tag pair; one at the start of a line also ends a
-			// variation that was never closed.
-			if r.inMoves {
-				// A tag after move text starts the next game: the
-				// current one lacked its termination token.
-				return true, nil
-			}
-			n, err := r.tag(s[i+1:], line)
-			if err != nil {
-				return false, err
-			}
-			i += 1 + n
-		default:
-			if i, done, err = r.word(s, i, line); done || err != nil {
-				return done, err
-			}
+		var stop bool
+		if i, stop, done, err = r.scanToken(s, i, line); stop || done || err != nil {
+			return done, err
 		}
 	}
 	return false, nil
+}
+
+// scanToken consumes the token at s[i], a line of the input: a comment, a
+// parenthesis, a tag pair or a word of move text. It returns where the
+// next token starts; stop when the rest of the line is skipped or
+// continues a comment; done when the record ends at i (a tag after move
+// text, which then starts the next record) or with the word at i.
+func (r *Reader) scanToken(s []byte, i, line int) (next int, stop, done bool, err error) {
+	c := s[i]
+	switch {
+	case (c == '%' && i == 0 && r.curCol0) || c == ';':
+		// An escape line, or a comment to the end of the line.
+		r.restSkip = true
+		return i, true, false, nil
+	case c == '{':
+		j := bytes.IndexByte(s[i+1:], '}')
+		if j < 0 {
+			r.commentL = line
+			return i, true, false, nil
+		}
+		return i + j + 2, false, false, nil
+	case c == '(':
+		r.depth++
+		return i + 1, false, false, nil
+	case c == ')':
+		r.depth = max(r.depth-1, 0)
+		return i + 1, false, false, nil
+	case c == '[' && (r.depth == 0 || (i == 0 && r.curCol0)):
+		// A tag pair; one at the start of a line also ends a
+		// variation that was never closed.
+		if r.inMoves {
+			// A tag after move text starts the next game: the
+			// current one lacked its termination token.
+			return i, false, true, nil
+		}
+		n, err := r.tag(s[i+1:], line)
+		return i + 1 + n, false, false, err
+	}
+	next, done, err = r.word(s, i, line)
+	return next, false, done, err
 }
 
 // resume returns where in s, r.cur, the scan of tokens starts: after the
@@ -461,48 +469,19 @@ func (r *Reader) word(s []byte, i, line int) (end int, done bool, err error) {
 // readTag reads a tag pair after its '[': a name, a quoted value with \"
 // and \\ escapes, and ']', all within s. It returns the bytes used.
 func (r *Reader) readTag(s []byte, line int) (int, error) {
-	i := skipBlanks(s, 0)
 	nameStart := len(r.tagText)
-	for i < len(s) && isNameByte(s[i]) {
-		if len(r.tagText)-nameStart >= maxTagName {
-			return 0, r.syntax(line, "tag name longer than %d bytes", maxTagName)
-		}
-		r.tagText = append(r.tagText, s[i])
-		i++
-	}
-	if len(r.tagText) == nameStart {
-		return 0, r.syntax(line, "tag pair without a name")
+	i, err := r.readTagName(s, line)
+	if err != nil {
+		return 0, err
 	}
 	name := string(r.tagText[nameStart:]) // for errors only
 	i = skipBlanks(s, i)
 	if i >= len(s) || s[i] != '"' {
 		return 0, r.syntax(line, "tag %s: value must be a quoted string", name)
 	}
-	i++
 	valueStart := len(r.tagText)
-	for {
-		j := i
-		for j < len(s) && s[j] != '"' && s[j] != '\\' {
-			j++
-		}
-		if len(r.tagText)-valueStart+j-i > maxTagValue {
-			return 0, r.syntax(line, "tag %s: value longer than %d bytes", name, maxTagValue)
-		}
-		r.tagText = append(r.tagText, s[i:j]...)
-		if j >= len(s) || (s[j] == '\\' && j+1 >= len(s)) {
-			return 0, r.syntax(line, "tag %s: value is not closed on its line", name)
-		}
-		if s[j] == '"' {
-			i = j + 1
-			break
-		}
-		// A backslash escapes a quote or a backslash and is kept
-		// before anything else.
-		if next := s[j+1]; next != '"' && next != '\\' {
-			r.tagText = append(r.tagText, '\\')
-		}
-		r.tagText = append(r.tagText, s[j+1])
-		i = j + 2
+	if i, err = r.readTagValue(s, i+1, name, line); err != nil {
+		return 0, err
 	}
 	valueEnd := len(r.tagText)
 	for valueEnd > valueStart && r.tagText[valueEnd-1] == '\r' {
@@ -520,6 +499,54 @@ func (r *Reader) readTag(s []byte, line int) (int, error) {
 		return 0, r.syntax(line, "tag %s: missing ]", name)
 	}
 	return i + 1, nil
+}
+
+// readTagName appends the name of a tag pair, at the start of s after
+// blanks, to r.tagText and returns where it ends.
+func (r *Reader) readTagName(s []byte, line int) (int, error) {
+	i := skipBlanks(s, 0)
+	nameStart := len(r.tagText)
+	for i < len(s) && isNameByte(s[i]) {
+		if len(r.tagText)-nameStart >= maxTagName {
+			return 0, r.syntax(line, "tag name longer than %d bytes", maxTagName)
+		}
+		r.tagText = append(r.tagText, s[i])
+		i++
+	}
+	if len(r.tagText) == nameStart {
+		return 0, r.syntax(line, "tag pair without a name")
+	}
+	return i, nil
+}
+
+// readTagValue appends the quoted value of the tag name, from s[i] after
+// its opening quote, to r.tagText with its escapes undone, and returns
+// where it ends, after the closing quote.
+func (r *Reader) readTagValue(s []byte, i int, name string, line int) (int, error) {
+	valueStart := len(r.tagText)
+	for {
+		j := i
+		for j < len(s) && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		if len(r.tagText)-valueStart+j-i > maxTagValue {
+			return 0, r.syntax(line, "tag %s: value longer than %d bytes", name, maxTagValue)
+		}
+		r.tagText = append(r.tagText, s[i:j]...)
+		if j >= len(s) || (s[j] == '\\' && j+1 >= len(s)) {
+			return 0, r.syntax(line, "tag %s: value is not closed on its line", name)
+		}
+		if s[j] == '"' {
+			return j + 1, nil
+		}
+		// A backslash escapes a quote or a backslash and is kept
+		// before anything else.
+		if next := s[j+1]; next != '"' && next != '\\' {
+			r.tagText = append(r.tagText, '\\')
+		}
+		r.tagText = append(r.tagText, s[j+1])
+		i = j + 2
+	}
 }
 
 // skipBlanks returns the index of the first byte of s from i on that is

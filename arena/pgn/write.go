@@ -47,6 +47,13 @@ func pdnGameType(gameName string) (string, bool) {
 // their GameType ("21" for checkers); other games a Variant tag naming the
 // preset.
 func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
+	b = appendTags(b, rec, event)
+	b = append(b, '\n')
+	return appendMoveText(b, rec)
+}
+
+// appendTags appends the tag pairs of rec, one a line.
+func appendTags(b []byte, rec *journal.Record, event string) []byte {
 	tag := func(name, value string) {
 		b = append(b, '[')
 		b = append(b, name...)
@@ -89,8 +96,13 @@ func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 		tag("Score", fmt.Sprintf("%d-%d", rec.Scores.White, rec.Scores.Black))
 	}
 	tag("PlyCount", strconv.Itoa(len(rec.Opening.Moves)+len(rec.Moves)))
-	b = append(b, '\n')
+	return b
+}
 
+// appendMoveText appends the move text of rec in lines of at most 79
+// bytes: the numbered moves with the comments of those played, the
+// forfeit or adjudication, and the result token, then a blank line.
+func appendMoveText(b []byte, rec *journal.Record) []byte {
 	lineStart := len(b)
 	word := func(w string) {
 		if len(b) > lineStart {
@@ -105,14 +117,7 @@ func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 	}
 	moves := rec.AllMoves()
 	opening := len(rec.Opening.Moves)
-	// A game from a position where the second mover is to move starts
-	// with that move, numbered "1...".
-	shift := 0
-	if first, err := rec.FirstMoverColor(); err == nil && rec.Opening.Position != "" {
-		if turn, err := rec.StartTurn(); err == nil && turn != first {
-			shift = 1
-		}
-	}
+	shift := moveShift(rec)
 	var comment []byte
 	for i, m := range moves {
 		// A move number starts each pair of plies, the first mover's first
@@ -137,6 +142,17 @@ func AppendRecord(b []byte, rec *journal.Record, event string) []byte {
 	}
 	word(rec.Result)
 	return append(b, "\n\n"...)
+}
+
+// moveShift is 1 for a game from a position where the second mover is to
+// move, which starts with that move, numbered "1...", and 0 otherwise.
+func moveShift(rec *journal.Record) int {
+	if first, err := rec.FirstMoverColor(); err == nil && rec.Opening.Position != "" {
+		if turn, err := rec.StartTurn(); err == nil && turn != first {
+			return 1
+		}
+	}
+	return 0
 }
 
 // appendMoveComment appends the comment of a played move in the form
