@@ -114,6 +114,41 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 	if a == nil {
 		return ErrNoAnalysis
 	}
+	v := newHTMLView(m, a)
+	g := m.Games
+	if g == nil || g.List == nil || g.rows().Len() == 0 {
+		ew := &errWriter{w: w}
+		if err := htmlTemplate.Execute(ew, v); err != nil {
+			return err
+		}
+		return ew.err
+	}
+	// The page is rendered with a placeholder for the game data, which is
+	// then written in its place straight from the rows, so that a long
+	// list never sits in memory.
+	v.Games, v.ViewerScript, v.ViewerStyle = template.JS(viewerPlaceholder), template.JS(viewer.Script), template.CSS(viewer.Style)
+	var page bytes.Buffer
+	if err := htmlTemplate.Execute(&page, v); err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(page.Bytes(), []byte(viewerPlaceholder))
+	if !ok {
+		return errors.New("report.html: no place for the game data")
+	}
+	ew := &errWriter{w: w}
+	ew.Write(head)
+	if ew.err == nil {
+		if err := writeViewerData(ew, g, MaxGameBytes); err != nil {
+			return err
+		}
+	}
+	ew.Write(tail)
+	return ew.err
+}
+
+// newHTMLView returns the page of the report of m and a, without the game
+// data.
+func newHTMLView(m Meta, a *rating.Analysis) htmlView {
 	v := htmlView{
 		Title: m.Name, Game: m.Game, Rules: strings.TrimRight(m.Rules, "\n"), Sources: m.Sources,
 		Level:   level(a),
@@ -161,35 +196,7 @@ func WriteHTML(w io.Writer, m Meta, a *rating.Analysis) error {
 			v.Groups = append(v.Groups, g.Players)
 		}
 	}
-	g := m.Games
-	if g == nil || g.List == nil || g.rows().Len() == 0 {
-		ew := &errWriter{w: w}
-		if err := htmlTemplate.Execute(ew, v); err != nil {
-			return err
-		}
-		return ew.err
-	}
-	// The page is rendered with a placeholder for the game data, which is
-	// then written in its place straight from the rows, so that a long
-	// list never sits in memory.
-	v.Games, v.ViewerScript, v.ViewerStyle = template.JS(viewerPlaceholder), template.JS(viewer.Script), template.CSS(viewer.Style)
-	var page bytes.Buffer
-	if err := htmlTemplate.Execute(&page, v); err != nil {
-		return err
-	}
-	head, tail, ok := bytes.Cut(page.Bytes(), []byte(viewerPlaceholder))
-	if !ok {
-		return errors.New("report.html: no place for the game data")
-	}
-	ew := &errWriter{w: w}
-	ew.Write(head)
-	if ew.err == nil {
-		if err := writeViewerData(ew, g, MaxGameBytes); err != nil {
-			return err
-		}
-	}
-	ew.Write(tail)
-	return ew.err
+	return v
 }
 
 // maxCrossPlayers is the largest field whose cross table report.html

@@ -667,57 +667,20 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var src Source
-	if r.rounds != nil {
-		src = newRoundsSource(r.rounds)
-	} else {
-		ss := newScheduleSource(r.pendingGames())
-		defer ss.stop()
-		src = ss
-	}
+	src, stopSrc := r.source()
+	defer stopSrc()
 	// Draining stops handing out games; the games in flight go on.
 	takeCtx, stopTake := untilClosed(runCtx, r.opts.Drain)
 	defer stopTake()
 	rc := &recorder{r: r, cancel: cancel, src: src, takeCtx: takeCtx}
-	var (
-		gp    GamePool
-		local *localPool
-		err   error
-	)
-	if r.opts.Pool != nil {
-		gp, err = r.opts.Pool(ctx, r.tournament(rc))
-	} else {
-		local, err = r.startLocal(ctx)
-		gp = local
-	}
+	gp, local, err := r.pool(ctx, rc)
 	if err != nil {
 		return nil, err
 	}
 	if local != nil {
 		defer local.engines.close()
 	}
-
-	if p := r.opts.Progress; p != nil {
-		p.Started(ProgressStart{Name: r.cfg.Name, Games: r.goal, Recorded: r.goal - r.pending, Tally: r.tally.Clone(), Test: r.sprt.Short()})
-		r.started = true
-	}
-	name := r.cfg.Name
-	if sh := r.manifest.Shard; sh != nil {
-		name = fmt.Sprintf("%s, slice %s", name, sh)
-	}
-	if local != nil {
-		r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.goal, local.workers, r.dir)
-	} else {
-		r.logf("%s: %d of %d games to play, by workers; output in %s", name, r.pending, r.goal, r.dir)
-	}
-	for _, n := range r.notes {
-		r.logf("%s", n)
-	}
-	r.playing = true
-
-	if local != nil {
-		r.noteAffinity(local.workers)
-	}
+	r.announce(local)
 	gp.Play(runCtx, rc.take, rc.record)
 	played, plies, fatal := rc.played, rc.plies, rc.fatal
 	var starts map[string]int
@@ -735,18 +698,73 @@ func (r *runner) run(ctx context.Context) (*Summary, error) {
 	if r.started {
 		r.opts.Progress.Finished()
 	}
-
 	sum := r.summary(start)
 	sum.Played, sum.Plies, sum.Starts = played, plies, starts
-	switch {
-	case fatal != nil:
+	if fatal != nil {
 		return sum, fatal
-	case ctx.Err() != nil && !sum.Complete:
-		return sum, fmt.Errorf("tournament stopped with %d of %d games recorded: %w", r.recorded, sum.Total, ctx.Err())
-	case takeCtx.Err() != nil && !sum.Complete && !r.sprt.Decided():
-		return sum, fmt.Errorf("tournament stopped after the games in flight, with %d of %d games recorded: %w", r.recorded, sum.Total, context.Canceled)
 	}
-	return sum, nil
+	return sum, r.stopped(ctx, takeCtx, sum)
+}
+
+// source returns where the run takes its games from: the rounds of a
+// Swiss or knockout, or the games of the schedule not yet played, and the
+// function that releases it.
+func (r *runner) source() (Source, func()) {
+	if r.rounds != nil {
+		return newRoundsSource(r.rounds), func() {}
+	}
+	ss := newScheduleSource(r.pendingGames())
+	return ss, ss.stop
+}
+
+// pool returns the pool that plays the games: Options.Pool's, or one of
+// this machine's bots (also returned as local).
+func (r *runner) pool(ctx context.Context, rc *recorder) (gp GamePool, local *localPool, err error) {
+	if r.opts.Pool != nil {
+		gp, err = r.opts.Pool(ctx, r.tournament(rc))
+		return gp, nil, err
+	}
+	if local, err = r.startLocal(ctx); err != nil {
+		return nil, nil, err
+	}
+	return local, local, nil
+}
+
+// announce tells the progress output and the arena log that the games
+// start, played by local's workers or (local nil) by remote ones.
+func (r *runner) announce(local *localPool) {
+	if p := r.opts.Progress; p != nil {
+		p.Started(ProgressStart{Name: r.cfg.Name, Games: r.goal, Recorded: r.goal - r.pending, Tally: r.tally.Clone(), Test: r.sprt.Short()})
+		r.started = true
+	}
+	name := r.cfg.Name
+	if sh := r.manifest.Shard; sh != nil {
+		name = fmt.Sprintf("%s, slice %s", name, sh)
+	}
+	if local != nil {
+		r.logf("%s: %d of %d games to play, %d at a time; output in %s", name, r.pending, r.goal, local.workers, r.dir)
+	} else {
+		r.logf("%s: %d of %d games to play, by workers; output in %s", name, r.pending, r.goal, r.dir)
+	}
+	for _, n := range r.notes {
+		r.logf("%s", n)
+	}
+	r.playing = true
+	if local != nil {
+		r.noteAffinity(local.workers)
+	}
+}
+
+// stopped returns why a run that recorded sum stopped before its end, by
+// a cancelled ctx or a drain (takeCtx done), or nil.
+func (r *runner) stopped(ctx, takeCtx context.Context, sum *Summary) error {
+	switch {
+	case ctx.Err() != nil && !sum.Complete:
+		return fmt.Errorf("tournament stopped with %d of %d games recorded: %w", r.recorded, sum.Total, ctx.Err())
+	case takeCtx.Err() != nil && !sum.Complete && !r.sprt.Decided():
+		return fmt.Errorf("tournament stopped after the games in flight, with %d of %d games recorded: %w", r.recorded, sum.Total, context.Canceled)
+	}
+	return nil
 }
 
 // startLocal starts the pool of bot processes of this machine, on

@@ -831,39 +831,18 @@ func (c *checker) searchLimit(ctx context.Context, rules game.Rules, feature str
 	var played [2]string
 	var reported []string
 	for i := range played {
-		e, err := c.engine(ctx)
-		if err == nil {
-			err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
-		}
-		var m game.Move
-		var info *protocol.Info
-		if err == nil {
-			k := engine.NewClock(engine.TimeControl{Move: limitTimeFactor * c.cfg.MoveTime, Margin: c.cfg.Margin},
-				engine.TimeControl{Move: limitTimeFactor * c.cfg.MoveTime, Margin: c.cfg.Margin})
-			m, info, err = c.askLimited(ctx, e, st.Clone(), "", line, k, nodes, depth)
-		}
-		if err == nil {
-			err = e.GameOver(ctx, game.Ongoing, reasonUnfinished)
-		}
+		e, m, info, err := c.limitedGame(ctx, rules, st, line, nodes, depth)
 		if err != nil {
 			c.gameFailed(ctx, e, name, began, st.Ply(), err)
 			return
 		}
 		played[i] = m.String()
-		switch {
-		case info == nil || nodes > 0 && info.Nodes == 0 || depth > 0 && info.Depth == 0:
-			reported = append(reported, "")
-		case nodes > 0 && info.Nodes > nodes:
-			c.fail(name, began, "go ... %s: the bot reports %s (%q)", limit, noun(info.Nodes, "node", "nodes"), info.Raw)
+		r, over := reportedLimit(info, nodes, depth, limit)
+		if over != "" {
+			c.fail(name, began, "%s", over)
 			return
-		case depth > 0 && info.Depth > depth:
-			c.fail(name, began, "go ... %s: the bot reports depth %d (%q)", limit, info.Depth, info.Raw)
-			return
-		case nodes > 0:
-			reported = append(reported, noun(info.Nodes, "node", "nodes"))
-		default:
-			reported = append(reported, fmt.Sprintf("depth %d", info.Depth))
 		}
+		reported = append(reported, r)
 	}
 	if reported[0] == "" || reported[1] == "" {
 		c.skip(name, "go ... %s answered with %s and %s, but the bot's info lines report no %s to check",
@@ -876,6 +855,44 @@ func (c *checker) searchLimit(ctx context.Context, rules game.Rules, feature str
 	}
 	c.pass(name, began, "go ... %s answered within the limit (%s, then %s): %s, %s",
 		limit, reported[0], reported[1], same, strings.Join(played[:], " and "))
+}
+
+// limitedGame asks the bot for a move in st, reached by line, under a
+// limit of nodes or depth, in a game of its own that it then ends as
+// unfinished. It returns the engine, the move and the bot's last info.
+func (c *checker) limitedGame(ctx context.Context, rules game.Rules, st game.State, line []string, nodes int64, depth int) (*engine.Engine, game.Move, *protocol.Info, error) {
+	e, err := c.engine(ctx)
+	if err == nil {
+		err = e.NewGame(ctx, engine.NewGame{Rules: rules, Color: st.Turn()})
+	}
+	var m game.Move
+	var info *protocol.Info
+	if err == nil {
+		k := engine.NewClock(engine.TimeControl{Move: limitTimeFactor * c.cfg.MoveTime, Margin: c.cfg.Margin},
+			engine.TimeControl{Move: limitTimeFactor * c.cfg.MoveTime, Margin: c.cfg.Margin})
+		m, info, err = c.askLimited(ctx, e, st.Clone(), "", line, k, nodes, depth)
+	}
+	if err == nil {
+		err = e.GameOver(ctx, game.Ongoing, reasonUnfinished)
+	}
+	return e, m, info, err
+}
+
+// reportedLimit returns what the bot's info reports of the limit of nodes
+// or depth (go ... limit), "" when it reports nothing of it, or why the
+// report breaks the limit.
+func reportedLimit(info *protocol.Info, nodes int64, depth int, limit string) (reported, over string) {
+	switch {
+	case info == nil || nodes > 0 && info.Nodes == 0 || depth > 0 && info.Depth == 0:
+		return "", ""
+	case nodes > 0 && info.Nodes > nodes:
+		return "", fmt.Sprintf("go ... %s: the bot reports %s (%q)", limit, noun(info.Nodes, "node", "nodes"), info.Raw)
+	case depth > 0 && info.Depth > depth:
+		return "", fmt.Sprintf("go ... %s: the bot reports depth %d (%q)", limit, info.Depth, info.Raw)
+	case nodes > 0:
+		return noun(info.Nodes, "node", "nodes"), ""
+	}
+	return fmt.Sprintf("depth %d", info.Depth), ""
 }
 
 // fen sums up the position texts sent.

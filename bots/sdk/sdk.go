@@ -311,15 +311,7 @@ func (s *session) logf(format string, args ...any) {
 // handle deals with one event; stop reports that Run should return.
 func (s *session) handle(ctx context.Context, ev event) (stop bool, err error) {
 	if ev.err != nil {
-		var pe *protocol.ProtocolError
-		switch {
-		case errors.As(ev.err, &pe):
-			s.logf("ignored input line: %v", ev.err)
-			return false, nil
-		case errors.Is(ev.err, io.EOF), errors.Is(ev.err, io.ErrUnexpectedEOF):
-			return true, s.finish()
-		}
-		return true, fmt.Errorf("sdk: read: %w", ev.err)
+		return s.readFailed(ev.err)
 	}
 	switch m := ev.msg.(type) {
 	case protocol.Hello:
@@ -337,46 +329,17 @@ func (s *session) handle(ctx context.Context, ev event) (stop bool, err error) {
 		return false, s.w.WriteMessage(protocol.Pong(m))
 	case protocol.Pong:
 		return false, nil
-	case protocol.SetOption:
+	case protocol.SetOption, protocol.NewGame, protocol.Position, protocol.FEN, protocol.LegalMoves, protocol.Go:
 		if err := s.finish(); err != nil {
 			return true, err
 		}
-		s.setOption(m)
-		return false, nil
-	case protocol.NewGame:
-		if err := s.finish(); err != nil {
-			return true, err
-		}
-		return false, s.newGame(ctx, m)
-	case protocol.Position:
-		if err := s.finish(); err != nil {
-			return true, err
-		}
-		s.pos, s.hasPos, s.legal, s.fen = m, true, nil, ""
-		return false, nil
-	case protocol.FEN:
-		if err := s.finish(); err != nil {
-			return true, err
-		}
-		s.fen = m.Text
-		return false, nil
+		return false, s.request(ctx, m)
 	case protocol.GameInfo:
 		s.info = m
 		if s.bot.GameInfo != nil {
 			s.bot.GameInfo(ctx, m)
 		}
 		return false, nil
-	case protocol.LegalMoves:
-		if err := s.finish(); err != nil {
-			return true, err
-		}
-		s.legal = m.Moves
-		return false, nil
-	case protocol.Go:
-		if err := s.finish(); err != nil {
-			return true, err
-		}
-		return false, s.start(ctx, m)
 	case protocol.GameOver:
 		s.abort()
 		s.hasPos, s.legal = false, nil
@@ -389,6 +352,42 @@ func (s *session) handle(ctx context.Context, ev event) (stop bool, err error) {
 	}
 	s.logf("ignored %q: not a message for a bot", ev.msg.Command())
 	return false, nil
+}
+
+// readFailed deals with an error reading the input: a line that is not a
+// message is ignored; the end of the input finishes the search in
+// progress and stops; anything else stops with the error.
+func (s *session) readFailed(err error) (stop bool, _ error) {
+	var pe *protocol.ProtocolError
+	switch {
+	case errors.As(err, &pe):
+		s.logf("ignored input line: %v", err)
+		return false, nil
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return true, s.finish()
+	}
+	return true, fmt.Errorf("sdk: read: %w", err)
+}
+
+// request deals with a message that comes after the search in progress
+// has finished: an option, a new game, the position, the legal moves or
+// go.
+func (s *session) request(ctx context.Context, m protocol.Message) error {
+	switch m := m.(type) {
+	case protocol.SetOption:
+		s.setOption(m)
+	case protocol.NewGame:
+		return s.newGame(ctx, m)
+	case protocol.Position:
+		s.pos, s.hasPos, s.legal, s.fen = m, true, nil, ""
+	case protocol.FEN:
+		s.fen = m.Text
+	case protocol.LegalMoves:
+		s.legal = m.Moves
+	case protocol.Go:
+		return s.start(ctx, m)
+	}
+	return nil
 }
 
 func (s *session) setOption(m protocol.SetOption) {
