@@ -299,11 +299,13 @@ func TestBalanceDoc(t *testing.T) {
 				tb.id, balanceDoc, doc[i:j], b.String())
 		}
 	}
+	doc, sweepTables := studySweepTables(t, doc)
+	tables.WriteString(sweepTables)
 	var svg bytes.Buffer
 	if err := reports.WriteCompareSVG(&svg, compare(balanceChartRuns, 0)); err != nil {
 		t.Fatal(err)
 	}
-	if *balanceUpdate {
+	if *balanceUpdate || *balanceSweepsDir != "" {
 		if err := os.WriteFile(balanceDoc, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
