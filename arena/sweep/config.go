@@ -71,131 +71,179 @@ func FromConfig(cfg *config.Config, overrides []config.Override) (*Config, error
 	if cfg.Sweep == nil {
 		return nil, ErrNotSweep
 	}
-	c := &Config{Base: cfg, Overrides: overrides, Target: DefaultTarget, Precision: DefaultPrecision,
-		Alpha: DefaultAlpha, Batch: DefaultBatch}
-	var errs []error
-	bad := func(path []string, format string, args ...any) {
-		errs = append(errs, cfg.KeyError(append([]string{"sweep"}, path...), fmt.Errorf(format, args...)))
-	}
+	r := &sweepReader{cfg: cfg, c: &Config{Base: cfg, Overrides: overrides, Target: DefaultTarget, Precision: DefaultPrecision,
+		Alpha: DefaultAlpha, Batch: DefaultBatch}}
 	keys := make([]string, 0, len(cfg.Sweep))
 	for k := range cfg.Sweep {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	minSet := false
 	for _, k := range keys {
-		v := cfg.Sweep[k]
-		switch k {
-		case "target", "precision", "alpha":
-			x, ok := number(v)
-			dst := map[string]*float64{"target": &c.Target, "precision": &c.Precision, "alpha": &c.Alpha}[k]
-			switch {
-			case !ok:
-				bad([]string{k}, "want a number, got %s", typeName(v))
-			case !(x > 0 && x < 1):
-				bad([]string{k}, "want a number strictly between 0 and 1, got %v", x)
-			default:
-				*dst = x
-			}
-		case "batch", "min_openings":
-			n, ok := v.(int64)
-			switch {
-			case !ok:
-				bad([]string{k}, "want a whole number, got %s", typeName(v))
-			case n < 1:
-				bad([]string{k}, "want at least 1, got %d", n)
-			case k == "batch":
-				c.Batch = int(n)
-			default:
-				c.MinOpenings, minSet = int(n), true
-			}
-		case "nodes":
-			list, ok := v.([]any)
-			if !ok || len(list) == 0 {
-				bad([]string{k}, "want a list of node limits, such as [1000, 10000]")
-				continue
-			}
-			for i, x := range list {
-				n, ok := x.(int64)
-				if !ok || n < 1 {
-					bad([]string{k}, "item %d: want a node limit above 0, got %v", i+1, x)
-					continue
-				}
-				if slices.Contains(c.Nodes, n) {
-					bad([]string{k}, "%d is listed twice", n)
-				}
-				c.Nodes = append(c.Nodes, n)
-			}
-		case "exclude":
-			list, ok := v.([]any)
-			if !ok {
-				bad([]string{k}, "want a list of configuration files")
-				continue
-			}
-			for i, x := range list {
-				s, ok := x.(string)
-				if !ok || s == "" {
-					bad([]string{k}, "item %d: want a file name, got %v", i+1, x)
-					continue
-				}
-				c.Exclude = append(c.Exclude, resolve(cfg.Dir, s))
-			}
-		case "reference":
-			s, ok := v.(string)
-			if !ok {
-				bad([]string{k}, "want a string, got %s", typeName(v))
-			}
-			c.Reference = s
-		case "stop":
-			list, ok := v.([]any)
-			if !ok {
-				bad([]string{k}, "want a list of reasons to stop early: outside, worse, on-target (or [] for none)")
-				continue
-			}
-			c.Stops = []race.Reason{}
-			for i, x := range list {
-				r, _ := x.(string)
-				switch race.Reason(r) {
-				case race.Outside, race.Worse, race.OnTarget:
-					c.Stops = append(c.Stops, race.Reason(r))
-				default:
-					bad([]string{k}, "item %d: %v is not a reason to stop early (want outside, worse or on-target)", i+1, x)
-				}
-			}
-		case "grid":
-			errs = append(errs, c.readGrid(v)...)
-		case "variants":
-			errs = append(errs, c.readVariants(v)...)
+		r.key(k, cfg.Sweep[k])
+	}
+	r.checkShape()
+	if len(r.errs) > 0 {
+		return nil, fmt.Errorf("%w:\n%w", config.ErrInvalid, errors.Join(r.errs...))
+	}
+	if err := r.c.checkRules(); err != nil {
+		return nil, err
+	}
+	return r.c, nil
+}
+
+// sweepReader reads the [sweep] table of cfg into c, gathering the errors
+// of every key.
+type sweepReader struct {
+	cfg    *config.Config
+	c      *Config
+	errs   []error
+	minSet bool // min_openings was given
+}
+
+// bad records an error of the key sweep.path.
+func (r *sweepReader) bad(path []string, format string, args ...any) {
+	r.errs = append(r.errs, r.cfg.KeyError(append([]string{"sweep"}, path...), fmt.Errorf(format, args...)))
+}
+
+// key reads the key k of [sweep], of value v.
+func (r *sweepReader) key(k string, v any) {
+	switch k {
+	case "target", "precision", "alpha":
+		r.fraction(k, v)
+	case "batch", "min_openings":
+		r.count(k, v)
+	case "nodes":
+		r.nodes(v)
+	case "exclude":
+		r.exclude(v)
+	case "reference":
+		s, ok := v.(string)
+		if !ok {
+			r.bad([]string{k}, "want a string, got %s", typeName(v))
+		}
+		r.c.Reference = s
+	case "stop":
+		r.stops(v)
+	case "grid":
+		r.errs = append(r.errs, r.c.readGrid(v)...)
+	case "variants":
+		r.errs = append(r.errs, r.c.readVariants(v)...)
+	default:
+		r.bad([]string{k}, "unknown key (want target, precision, alpha, batch, min_openings, nodes, stop, exclude, reference, grid or variants)")
+	}
+}
+
+// fraction reads target, precision or alpha: a number strictly between 0
+// and 1.
+func (r *sweepReader) fraction(k string, v any) {
+	x, ok := number(v)
+	dst := map[string]*float64{"target": &r.c.Target, "precision": &r.c.Precision, "alpha": &r.c.Alpha}[k]
+	switch {
+	case !ok:
+		r.bad([]string{k}, "want a number, got %s", typeName(v))
+	case !(x > 0 && x < 1):
+		r.bad([]string{k}, "want a number strictly between 0 and 1, got %v", x)
+	default:
+		*dst = x
+	}
+}
+
+// count reads batch or min_openings: a whole number of at least 1.
+func (r *sweepReader) count(k string, v any) {
+	n, ok := v.(int64)
+	switch {
+	case !ok:
+		r.bad([]string{k}, "want a whole number, got %s", typeName(v))
+	case n < 1:
+		r.bad([]string{k}, "want at least 1, got %d", n)
+	case k == "batch":
+		r.c.Batch = int(n)
+	default:
+		r.c.MinOpenings, r.minSet = int(n), true
+	}
+}
+
+// nodes reads the list of node limits, the strengths of the bots.
+func (r *sweepReader) nodes(v any) {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		r.bad([]string{"nodes"}, "want a list of node limits, such as [1000, 10000]")
+		return
+	}
+	for i, x := range list {
+		n, ok := x.(int64)
+		if !ok || n < 1 {
+			r.bad([]string{"nodes"}, "item %d: want a node limit above 0, got %v", i+1, x)
+			continue
+		}
+		if slices.Contains(r.c.Nodes, n) {
+			r.bad([]string{"nodes"}, "%d is listed twice", n)
+		}
+		r.c.Nodes = append(r.c.Nodes, n)
+	}
+}
+
+// exclude reads the list of configuration files whose openings the sweep
+// must not repeat.
+func (r *sweepReader) exclude(v any) {
+	list, ok := v.([]any)
+	if !ok {
+		r.bad([]string{"exclude"}, "want a list of configuration files")
+		return
+	}
+	for i, x := range list {
+		s, ok := x.(string)
+		if !ok || s == "" {
+			r.bad([]string{"exclude"}, "item %d: want a file name, got %v", i+1, x)
+			continue
+		}
+		r.c.Exclude = append(r.c.Exclude, resolve(r.cfg.Dir, s))
+	}
+}
+
+// stops reads the list of reasons to stop a variant early.
+func (r *sweepReader) stops(v any) {
+	list, ok := v.([]any)
+	if !ok {
+		r.bad([]string{"stop"}, "want a list of reasons to stop early: outside, worse, on-target (or [] for none)")
+		return
+	}
+	r.c.Stops = []race.Reason{}
+	for i, x := range list {
+		s, _ := x.(string)
+		switch race.Reason(s) {
+		case race.Outside, race.Worse, race.OnTarget:
+			r.c.Stops = append(r.c.Stops, race.Reason(s))
 		default:
-			bad([]string{k}, "unknown key (want target, precision, alpha, batch, min_openings, nodes, stop, exclude, reference, grid or variants)")
+			r.bad([]string{"stop"}, "item %d: %v is not a reason to stop early (want outside, worse or on-target)", i+1, x)
 		}
 	}
+}
+
+// checkShape checks the rest of the configuration against a sweep (two
+// bots, one round, no SPRT) and sets the defaults that follow from the
+// keys read.
+func (r *sweepReader) checkShape() {
+	cfg, c := r.cfg, r.c
 	// The race takes game IDs for openings: one game per opening.
 	if len(cfg.Bots) != 2 {
-		bad(nil, "a sweep's games are between two bots (two seeds of one bot, say), got %d", len(cfg.Bots))
+		r.bad(nil, "a sweep's games are between two bots (two seeds of one bot, say), got %d", len(cfg.Bots))
 	}
 	if cfg.Format.Rounds != 1 {
-		errs = append(errs, cfg.KeyError([]string{"format", "rounds"}, fmt.Errorf("a sweep plays one round (its openings are its rounds), got %d", cfg.Format.Rounds)))
+		r.errs = append(r.errs, cfg.KeyError([]string{"format", "rounds"}, fmt.Errorf("a sweep plays one round (its openings are its rounds), got %d", cfg.Format.Rounds)))
 	}
 	if cfg.SPRT != nil {
-		errs = append(errs, cfg.KeyError([]string{"sprt"}, errors.New("a sweep stops its variants by its own race, not by a sequential test")))
+		r.errs = append(r.errs, cfg.KeyError([]string{"sprt"}, errors.New("a sweep stops its variants by its own race, not by a sequential test")))
 	}
-	if !minSet {
+	if !r.minSet {
 		c.MinOpenings = c.Batch
 	}
 	if len(c.Variants) == 0 {
 		c.Variants = [][]game.Setting{nil} // the base alone
 	}
 	if n := len(c.Variants) * max(1, len(c.Nodes)); n > MaxVariants {
-		bad(nil, "%d variants at %d strengths are %d arms, more than the %d a sweep races", len(c.Variants), max(1, len(c.Nodes)), n, MaxVariants)
+		r.bad(nil, "%d variants at %d strengths are %d arms, more than the %d a sweep races", len(c.Variants), max(1, len(c.Nodes)), n, MaxVariants)
 	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w:\n%w", config.ErrInvalid, errors.Join(errs...))
-	}
-	if err := c.checkRules(); err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 // readGrid reads [sweep.grid]: switches with the values to try; every

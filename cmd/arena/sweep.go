@@ -96,15 +96,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// The reports are written even after an interrupt: they are what the
 	// games recorded so far come to.
-	if err := reports.WriteSweepFiles(sc.Output(), st); err != nil {
-		return errors.Join(runErr, err)
-	}
-	if write == nil {
-		err = reports.WriteSweepTerminal(stdout, st, terminalWidth(stdout))
-	} else {
-		err = write(stdout, st)
-	}
-	if err != nil {
+	if err := writeSweepReports(stdout, sc, st, write); err != nil {
 		return errors.Join(runErr, err)
 	}
 	fmt.Fprintf(stderr, "the sweep's reports (sweep.md, sweep.csv, sweep.json, sweep.html) are in %s\n", sc.Output())
@@ -115,6 +107,19 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "the race is not over: %d of %d variants still running\n", len(st.Active()), len(st.Variants))
 	}
 	return runErr
+}
+
+// writeSweepReports writes the report files of the sweep sc, at the state
+// st, to its output directory, and the report to stdout with write (the
+// terminal's when nil).
+func writeSweepReports(stdout io.Writer, sc *sweep.Config, st *sweep.Status, write func(io.Writer, *sweep.Status) error) error {
+	if err := reports.WriteSweepFiles(sc.Output(), st); err != nil {
+		return err
+	}
+	if write == nil {
+		return reports.WriteSweepTerminal(stdout, st, terminalWidth(stdout))
+	}
+	return write(stdout, st)
 }
 
 // sweepProgress shows how a sweep is going: a line per look with the
