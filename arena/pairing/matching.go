@@ -209,14 +209,32 @@ func (m *matcher) scanBlossom(v, w int) int {
 // addBlossom makes a new blossom with the given base, through edge k
 // between two S vertices.
 func (m *matcher) addBlossom(base, k int) {
-	v, w := m.edges[k].I, m.edges[k].J
-	bb, bv, bw := m.inblossom[base], m.inblossom[v], m.inblossom[w]
+	bb := m.inblossom[base]
 	b := m.unused[len(m.unused)-1]
 	m.unused = m.unused[:len(m.unused)-1]
 	m.blossombase[b] = base
 	m.blossomparent[b] = -1
 	m.blossomparent[bb] = b
-	var path, endps []int
+	path, endps := m.blossomCycle(b, bb, k)
+	m.blossomchilds[b], m.blossomendps[b] = path, endps
+	m.label[b] = 1
+	m.labelend[b] = m.labelend[bb]
+	m.dual[b] = 0
+	for _, v := range m.leaves(b, nil) {
+		if m.label[m.inblossom[v]] == 2 {
+			m.queue = append(m.queue, v)
+		}
+		m.inblossom[v] = b
+	}
+	m.blossomBestEdges(b, path)
+}
+
+// blossomCycle makes the sub-blossoms on the cycle through edge k, from
+// the base's blossom bb, children of the new blossom b, and returns them
+// in order from bb with the endpoints that link each to the next.
+func (m *matcher) blossomCycle(b, bb, k int) (path, endps []int) {
+	v, w := m.edges[k].I, m.edges[k].J
+	bv, bw := m.inblossom[v], m.inblossom[w]
 	for bv != bb {
 		m.blossomparent[bv] = b
 		path = append(path, bv)
@@ -235,37 +253,21 @@ func (m *matcher) addBlossom(base, k int) {
 		w = m.endpoint[m.labelend[bw]]
 		bw = m.inblossom[w]
 	}
-	m.blossomchilds[b], m.blossomendps[b] = path, endps
-	m.label[b] = 1
-	m.labelend[b] = m.labelend[bb]
-	m.dual[b] = 0
-	for _, v := range m.leaves(b, nil) {
-		if m.label[m.inblossom[v]] == 2 {
-			m.queue = append(m.queue, v)
-		}
-		m.inblossom[v] = b
-	}
+	return path, endps
+}
+
+// blossomBestEdges computes the least-slack edges from the new blossom b,
+// made of the sub-blossoms path, to each neighbouring S blossom, and the
+// best of them.
+func (m *matcher) blossomBestEdges(b int, path []int) {
 	bestedgeto := filled(2*m.n, -1)
 	for _, bv := range path {
-		var lists [][]int
-		if m.blossombest[bv] == nil {
-			for _, v := range m.leaves(bv, nil) {
-				ks := make([]int, len(m.neighb[v]))
-				for i, p := range m.neighb[v] {
-					ks[i] = p / 2
-				}
-				lists = append(lists, ks)
-			}
-		} else {
-			lists = [][]int{m.blossombest[bv]}
-		}
-		for _, list := range lists {
+		for _, list := range m.edgeLists(bv) {
 			for _, k := range list {
-				i, j := m.edges[k].I, m.edges[k].J
+				j := m.edges[k].J
 				if m.inblossom[j] == b {
-					i, j = j, i
+					j = m.edges[k].I
 				}
-				_ = i
 				bj := m.inblossom[j]
 				if bj != b && m.label[bj] == 1 && (bestedgeto[bj] == -1 || m.slack(k) < m.slack(bestedgeto[bj])) {
 					bestedgeto[bj] = k
@@ -288,6 +290,24 @@ func (m *matcher) addBlossom(base, k int) {
 			m.bestedge[b] = k
 		}
 	}
+}
+
+// edgeLists returns the lists of edges to consider from the sub-blossom
+// bv: its own least-slack list when it has one, else the edges of each of
+// its vertices.
+func (m *matcher) edgeLists(bv int) [][]int {
+	if m.blossombest[bv] != nil {
+		return [][]int{m.blossombest[bv]}
+	}
+	var lists [][]int
+	for _, v := range m.leaves(bv, nil) {
+		ks := make([]int, len(m.neighb[v]))
+		for i, p := range m.neighb[v] {
+			ks[i] = p / 2
+		}
+		lists = append(lists, ks)
+	}
+	return lists
 }
 
 // expandBlossom undoes blossom b, relabelling its children when it was a
@@ -536,39 +556,81 @@ func (m *matcher) scan() bool {
 // them feasible and acts on what limited the step; it reports false when
 // the step shows the matching optimal.
 func (m *matcher) adjustDuals() bool {
+	d := m.chooseDelta()
+	m.applyDelta(d.delta)
+	switch d.typ {
+	case 1:
+		return false
+	case 2:
+		m.allowedge[d.edge] = true
+		i, j := m.edges[d.edge].I, m.edges[d.edge].J
+		if m.label[m.inblossom[i]] == 0 {
+			i = j
+		}
+		m.queue = append(m.queue, i)
+	case 3:
+		m.allowedge[d.edge] = true
+		m.queue = append(m.queue, m.edges[d.edge].I)
+	case 4:
+		m.expandBlossom(d.blossom, false)
+	}
+	return true
+}
+
+// dualDelta is the change of the dual variables a stage makes, of type 1
+// (a vertex dual reaches 0), 2 (an edge from an S vertex to a free one
+// becomes tight), 3 (an edge between two S blossoms becomes tight) or 4 (a
+// T blossom's dual reaches 0), with the edge or blossom concerned; type -1
+// while none is found.
+type dualDelta struct {
+	typ           int
+	delta         int64
+	edge, blossom int
+}
+
+// consider takes the change of type typ by delta when it is the first
+// found or smaller than the one kept.
+func (d *dualDelta) consider(typ int, delta int64, edge, blossom int) {
+	if d.typ == -1 || delta < d.delta {
+		*d = dualDelta{typ: typ, delta: delta, edge: edge, blossom: blossom}
+	}
+}
+
+// chooseDelta returns the smallest change of the dual variables that
+// makes progress.
+func (m *matcher) chooseDelta() dualDelta {
 	n := m.n
-	deltaType := -1
-	var delta int64
-	deltaEdge, deltaBlossom := -1, -1
+	d := dualDelta{typ: -1, edge: -1, blossom: -1}
 	if !m.maxCard {
-		deltaType = 1
-		delta = slices.Min(m.dual[:n])
+		d.typ, d.delta = 1, slices.Min(m.dual[:n])
 	}
 	for v := range n {
 		if m.label[m.inblossom[v]] == 0 && m.bestedge[v] != -1 {
-			if d := m.slack(m.bestedge[v]); deltaType == -1 || d < delta {
-				delta, deltaType, deltaEdge = d, 2, m.bestedge[v]
-			}
+			d.consider(2, m.slack(m.bestedge[v]), m.bestedge[v], -1)
 		}
 	}
 	for b := range 2 * n {
 		if m.blossomparent[b] == -1 && m.label[b] == 1 && m.bestedge[b] != -1 {
-			if d := m.slack(m.bestedge[b]) / 2; deltaType == -1 || d < delta {
-				delta, deltaType, deltaEdge = d, 3, m.bestedge[b]
-			}
+			d.consider(3, m.slack(m.bestedge[b])/2, m.bestedge[b], -1)
 		}
 	}
 	for b := n; b < 2*n; b++ {
-		if m.blossombase[b] >= 0 && m.blossomparent[b] == -1 && m.label[b] == 2 && (deltaType == -1 || m.dual[b] < delta) {
-			delta, deltaType, deltaBlossom = m.dual[b], 4, b
+		if m.blossombase[b] >= 0 && m.blossomparent[b] == -1 && m.label[b] == 2 {
+			d.consider(4, m.dual[b], -1, b)
 		}
 	}
-	if deltaType == -1 {
+	if d.typ == -1 {
 		// No further improvement is possible (max cardinality): the
 		// optimum is reached.
-		deltaType = 1
-		delta = max(0, slices.Min(m.dual[:n]))
+		d.typ, d.delta = 1, max(0, slices.Min(m.dual[:n]))
 	}
+	return d
+}
+
+// applyDelta changes the duals of the labelled vertices and top-level
+// blossoms by delta.
+func (m *matcher) applyDelta(delta int64) {
+	n := m.n
 	for v := range n {
 		switch m.label[m.inblossom[v]] {
 		case 1:
@@ -587,21 +649,4 @@ func (m *matcher) adjustDuals() bool {
 			}
 		}
 	}
-	switch deltaType {
-	case 1:
-		return false
-	case 2:
-		m.allowedge[deltaEdge] = true
-		i, j := m.edges[deltaEdge].I, m.edges[deltaEdge].J
-		if m.label[m.inblossom[i]] == 0 {
-			i = j
-		}
-		m.queue = append(m.queue, i)
-	case 3:
-		m.allowedge[deltaEdge] = true
-		m.queue = append(m.queue, m.edges[deltaEdge].I)
-	case 4:
-		m.expandBlossom(deltaBlossom, false)
-	}
-	return true
 }
