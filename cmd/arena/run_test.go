@@ -219,7 +219,7 @@ func playFirstMoves(t *testing.T, rules game.Rules, g schedule.Scheduled, openin
 }
 
 // buildArena builds the arena command into a temporary directory.
-func buildArena(t *testing.T) string {
+func buildArena(t testing.TB) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {

@@ -45,12 +45,17 @@ args = ["--nodes", "40000"]
 `
 
 // TestSlurm runs the scripts of configs/cluster on a real one-node Slurm
-// cluster on localhost (.ci/slurm/up.sh): slurm-submit.sh submits a
-// tournament as an array of 4 slices and the merge as a dependent job; one
-// task is cancelled mid-run, so the merge fails naming that slice; the task
-// is resubmitted alone and the merge run again. Every game of the schedule
-// must be in the merged journal exactly once, the reports written, and the
-// games the same as an unsharded run's but for their timing.
+// cluster on localhost (.ci/slurm/up.sh): slurm-submit.sh refuses more
+// slices than the cluster's MaxArraySize before submitting anything, then
+// submits a tournament as an array of 4 slices, 2 at a time, and the merge
+// as a dependent job; one task is cancelled mid-run, so the merge fails
+// naming that slice; the task is resubmitted alone, keeping the first
+// attempt's log, and the merge run again. Every game of the schedule must
+// be in the merged journal exactly once, the reports written, and the
+// games the same as an unsharded run's but for their timing. Then the
+// same tournament is played by workers, a Slurm array of two tasks
+// (slurm-workers.sbatch), against a coordinator on this machine: the
+// same games again.
 func TestSlurm(t *testing.T) {
 	if os.Getenv(slurmEnv) == "" {
 		t.Skipf("set %s=1 to run against a one-node Slurm cluster on localhost", slurmEnv)
@@ -62,7 +67,7 @@ func TestSlurm(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	start := time.Now()
+	began := time.Now()
 	root := t.TempDir()
 	repo, _ := filepath.Abs(filepath.Join("..", ".."))
 	cluster := filepath.Join(root, "cluster")
@@ -78,7 +83,7 @@ func TestSlurm(t *testing.T) {
 			t.Errorf("down.sh: %v\n%s", err, out)
 		}
 	})
-	t.Logf("cluster up in %v", time.Since(start).Round(time.Millisecond))
+	t.Logf("cluster up in %v", time.Since(began).Round(time.Millisecond))
 
 	exe := buildArena(t)
 	config := filepath.Join(root, "slurm.toml")
@@ -122,12 +127,28 @@ func TestSlurm(t *testing.T) {
 		return string(data)
 	}
 
-	submitted := command(filepath.Join(scripts, "slurm-submit.sh"), config, results, "4")
+	// More slices than MaxArraySize (1001 by default): refused, nothing
+	// submitted.
+	tooMany := exec.CommandContext(ctx, filepath.Join(scripts, "slurm-submit.sh"), config, results, "1002")
+	tooMany.Env = env
+	if out, err := tooMany.CombinedOutput(); err == nil || !strings.Contains(string(out), "MaxArraySize is 1001") {
+		t.Errorf("slurm-submit.sh with 1002 slices: %v\n%s", err, out)
+	}
+	if queued := command("squeue", "-h", "-o", "%i"); queued != "" {
+		t.Errorf("jobs submitted for 1002 slices: %s", queued)
+	}
+
+	submitted := command(filepath.Join(scripts, "slurm-submit.sh"), "-k", "2", config, results, "4")
 	m := regexp.MustCompile(`^array job (\d+) .*; job (\d+) merges`).FindStringSubmatch(submitted)
 	if m == nil {
 		t.Fatalf("slurm-submit.sh said %q", submitted)
 	}
 	array, merge := m[1], m[2]
+	if show := command("scontrol", "-o", "show", "job", array); !strings.Contains(show, "ArrayTaskThrottle=2") {
+		t.Errorf("-k 2 did not throttle the array to 2 tasks at a time:\n%s", show)
+	}
+	mergeLog := "slurm-merge-" + merge + ".log"
+	firstLog := "slurm-slice-2-" + array + ".log"
 
 	// Cancel task 2 once it has recorded a game.
 	journalPath := filepath.Join(results, "slice-2", journal.File)
@@ -136,7 +157,7 @@ func TestSlurm(t *testing.T) {
 			break
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("slice 2 recorded no game: %v\n%s", ctx.Err(), logOf("slurm-slice-2.log"))
+			t.Fatalf("slice 2 recorded no game: %v\n%s", ctx.Err(), logOf(firstLog))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -155,10 +176,10 @@ func TestSlurm(t *testing.T) {
 
 	// The merge runs once the array has ended, and fails on the gap.
 	if state := wait(merge); state != "FAILED 1:0" {
-		t.Errorf("merge with slice 2 incomplete ended %s, want FAILED 1:0\n%s", state, logOf("slurm-merge.log"))
+		t.Errorf("merge with slice 2 incomplete ended %s, want FAILED 1:0\n%s", state, logOf(mergeLog))
 	}
-	if want := "slice 2/4: " + strconv.Itoa(4-len(recs)) + " of 4 games missing"; !strings.Contains(logOf("slurm-merge.log"), want) {
-		t.Errorf("merge log does not say %q:\n%s", want, logOf("slurm-merge.log"))
+	if want := "slice 2/4: " + strconv.Itoa(4-len(recs)) + " of 4 games missing"; !strings.Contains(logOf(mergeLog), want) {
+		t.Errorf("merge log %s does not say %q:\n%s", mergeLog, want, logOf(mergeLog))
 	}
 	for _, task := range []string{"_0", "_1", "_3"} {
 		if state := wait(array + task); state != "COMPLETED 0:0" {
@@ -166,15 +187,21 @@ func TestSlurm(t *testing.T) {
 		}
 	}
 
-	// Task 2 alone, as slurm-submit.sh says, then the merge again.
+	// Task 2 alone, then the merge again, as slurm-submit.sh says.
 	env = append(env, "ARENA_CONFIG="+config, "ARENA_OUT="+results, "ARENA_SLICES=4")
-	again := command("sbatch", "--parsable", "--array=2", "--output="+filepath.Join(results, "slurm-slice-%a.log"), filepath.Join(scripts, "slurm-slice.sbatch"))
+	lines := strings.Split(submitted, "\n")
+	again := command("sh", "-c", "set -e; cd /; "+strings.Replace(strings.TrimPrefix(lines[1], "to play slice I again: "), "--array=I", "--array=2 --parsable", 1))
 	again, _, _ = strings.Cut(again, ";")
-	merge = command("sbatch", "--parsable", "--dependency=afterany:"+again, "--output="+filepath.Join(results, "slurm-merge.log"), filepath.Join(scripts, "slurm-merge.sbatch"))
+	merge = command("sh", "-c", "set -e; cd /; "+strings.Replace(strings.TrimPrefix(lines[2], "then merge again: "), "JOBID", again+" --parsable", 1))
+	merge, _, _ = strings.Cut(merge, ";")
+	againLog, mergeLog := "slurm-slice-2-"+again+".log", "slurm-merge-"+merge+".log"
 	if state := wait(merge); state != "COMPLETED 0:0" {
-		t.Fatalf("merge ended %s\n%s\nslice 2:\n%s", state, logOf("slurm-merge.log"), logOf("slurm-slice-2.log"))
+		t.Fatalf("merge ended %s\n%s\nslice 2:\n%s", state, logOf(mergeLog), logOf(againLog))
 	}
-	t.Logf("array, resubmission and merges done %v after start", time.Since(start).Round(time.Millisecond))
+	if logOf(firstLog) == "" || !strings.Contains(logOf(againLog), "games") {
+		t.Errorf("slice 2's logs: the first attempt's %s:\n%s\nthe second's %s:\n%s", firstLog, logOf(firstLog), againLog, logOf(againLog))
+	}
+	t.Logf("array, resubmission and merges done %v after start", time.Since(began).Round(time.Millisecond))
 
 	merged := filepath.Join(results, "merged")
 	recs, err = journal.Read(filepath.Join(merged, journal.File))
@@ -215,7 +242,30 @@ func TestSlurm(t *testing.T) {
 			t.Errorf("game %d differs from the unsharded run's:\n%s\n%s", i+1, a, b)
 		}
 	}
-	t.Logf("Slurm cycle took %v", time.Since(start).Round(time.Millisecond))
+	t.Logf("Slurm cycle took %v", time.Since(began).Round(time.Millisecond))
+
+	// Workers: a Slurm array against a coordinator on this machine.
+	byWorkers := filepath.Join(root, "workers")
+	coord := start(t, exe, "coordinator", "run", "--quiet", "--out", byWorkers, "--workers", "listen://127.0.0.1:0", config)
+	url := workerURL(t, byWorkers)
+	env = append(env, "ARENA_NATS="+url)
+	workers := command("sbatch", "--parsable", "--array=0-1", "--output="+filepath.Join(results, "slurm-worker-%a-%A.log"), filepath.Join(scripts, "slurm-workers.sbatch"))
+	workers, _, _ = strings.Cut(workers, ";")
+	if code := coord.wait(t, 3*time.Minute); code != 0 {
+		t.Fatalf("coordinator exit status %d:\n%s", code, coord.stderr)
+	}
+	for _, task := range []string{"_0", "_1"} {
+		if state := wait(workers + task); state != "COMPLETED 0:0" {
+			t.Errorf("worker task %s ended %s:\n%s", task, state, logOf("slurm-worker"+strings.ReplaceAll(task, "_", "-")+"-"+workers+".log"))
+		}
+	}
+	if got := untimedJournal(t, byWorkers); !reflect.DeepEqual(got, want) {
+		t.Errorf("the workers' journal differs from the unsharded run's")
+	}
+	if log, _ := os.ReadFile(filepath.Join(byWorkers, "arena.log")); !bytes.Contains(log, []byte("slurm-"+workers+"-0 ready")) {
+		t.Errorf("the coordinator's log names no Slurm worker:\n%s", log)
+	}
+	t.Logf("Slurm cycle and workers took %v", time.Since(began).Round(time.Millisecond))
 }
 
 // untimedJournal reads the journal of dir as generic JSON, ordered by game

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -181,7 +184,7 @@ func replaceAll(words []string, pairs ...string) []string {
 // TestSlurmScripts checks the shell syntax of the Slurm scripts; the
 // Slurm test in cmd/arena runs them on a real cluster.
 func TestSlurmScripts(t *testing.T) {
-	for _, name := range []string{"slurm-slice.sbatch", "slurm-merge.sbatch", "slurm-submit.sh", "slurm-sweep.sbatch"} {
+	for _, name := range []string{"slurm-slice.sbatch", "slurm-merge.sbatch", "slurm-submit.sh", "slurm-sweep.sbatch", "slurm-workers.sbatch"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -200,5 +203,235 @@ func TestSlurmScripts(t *testing.T) {
 	}
 	if words := shellWords(t, "slurm-slice.sbatch"); !slices.Contains(words, "$SLURM_ARRAY_TASK_ID/$ARENA_SLICES") {
 		t.Errorf("slurm-slice.sbatch runs %q, want --shard $SLURM_ARRAY_TASK_ID/$ARENA_SLICES", words)
+	}
+}
+
+// object is a document of a manifest, decoded strictly into its type.
+type object struct {
+	kind, name string
+	obj        any
+}
+
+// objects decodes every document of a manifest strictly into the API
+// type its kind names.
+func objects(t *testing.T, name string) []object {
+	t.Helper()
+	var out []object
+	for _, doc := range documents(t, name) {
+		var tm metav1.TypeMeta
+		if err := yaml.Unmarshal(doc, &tm); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var obj any
+		switch tm.APIVersion + " " + tm.Kind {
+		case "v1 PersistentVolumeClaim":
+			obj = &corev1.PersistentVolumeClaim{}
+		case "v1 Service":
+			obj = &corev1.Service{}
+		case "apps/v1 Deployment":
+			obj = &appsv1.Deployment{}
+		case "batch/v1 Job":
+			obj = &batchv1.Job{}
+		default:
+			t.Fatalf("%s: a document of kind %s %s, which the test does not know", name, tm.APIVersion, tm.Kind)
+		}
+		decodeStrict(t, doc, obj)
+		meta := reflect.ValueOf(obj).Elem().FieldByName("ObjectMeta").Interface().(metav1.ObjectMeta)
+		if meta.Name == "" {
+			t.Errorf("%s: a %s without a name", name, tm.Kind)
+		}
+		out = append(out, object{tm.Kind, meta.Name, obj})
+	}
+	return out
+}
+
+// find returns the object of kind and name, failing the test without it.
+func find[T any](t *testing.T, objs []object, kind, name string) T {
+	t.Helper()
+	for _, o := range objs {
+		if o.kind == kind && o.name == name {
+			return o.obj.(T)
+		}
+	}
+	t.Fatalf("no %s %s", kind, name)
+	var zero T
+	return zero
+}
+
+// checkPod checks what every pod of the manifests must have: an image
+// with a tag of its own that is not pulled again when the node has it
+// (a :latest tag, or imagePullPolicy Always, fails on an image loaded by
+// hand into a cluster without a registry), memory requested and bounded,
+// and the claims and config maps of its mounts declared as volumes.
+func checkPod(t *testing.T, where string, pod corev1.PodSpec, image string) {
+	t.Helper()
+	volumes := map[string]bool{}
+	for _, v := range pod.Volumes {
+		volumes[v.Name] = true
+	}
+	for _, c := range pod.Containers {
+		what := where + " container " + c.Name
+		if c.Image != image {
+			t.Errorf("%s: image %q, want %q, the one the Dockerfile's recipe builds", what, c.Image, image)
+		}
+		if _, tag, ok := strings.Cut(c.Image, ":"); !ok || tag == "latest" {
+			t.Errorf("%s: image %q without a tag of its own", what, c.Image)
+		}
+		if c.ImagePullPolicy != corev1.PullIfNotPresent && c.ImagePullPolicy != corev1.PullNever {
+			t.Errorf("%s: imagePullPolicy %q, want IfNotPresent (or Never)", what, c.ImagePullPolicy)
+		}
+		req, lim := c.Resources.Requests[corev1.ResourceMemory], c.Resources.Limits[corev1.ResourceMemory]
+		if req.IsZero() || lim.IsZero() || req.Cmp(lim) > 0 {
+			t.Errorf("%s: memory request %v and limit %v: want both, the request within the limit", what, &req, &lim)
+		}
+		if len(c.Command) == 0 || c.Command[0] != "arena" {
+			t.Errorf("%s: command %q, want the arena", what, c.Command)
+		}
+		for _, m := range c.VolumeMounts {
+			if !volumes[m.Name] {
+				t.Errorf("%s: mounts %q, which is no volume of the pod", what, m.Name)
+			}
+		}
+	}
+}
+
+// dockerfileImage returns the image the Dockerfile's recipe builds (the
+// tag of its "docker build -t" line).
+func dockerfileImage(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`docker build -t (\S+) \.`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal("the Dockerfile's comment has no docker build -t IMAGE . line")
+	}
+	return string(m[1])
+}
+
+// TestKubernetesPods checks the pods of every manifest (checkPod) and
+// that every Job is bounded in time and removed once finished.
+func TestKubernetesPods(t *testing.T) {
+	image := dockerfileImage(t)
+	for _, file := range []string{"k8s-workers.yaml", "k8s-slices.yaml", "k8s-merge.yaml"} {
+		claims := map[string]bool{}
+		for _, o := range objects(t, file) {
+			if pvc, ok := o.obj.(*corev1.PersistentVolumeClaim); ok {
+				claims[pvc.Name] = true
+			}
+		}
+		for _, o := range objects(t, file) {
+			var pod corev1.PodSpec
+			switch x := o.obj.(type) {
+			case *appsv1.Deployment:
+				pod = x.Spec.Template.Spec
+				if x.Spec.Selector == nil || !labelsMatch(x.Spec.Selector.MatchLabels, x.Spec.Template.Labels) {
+					t.Errorf("%s: Deployment %s: its selector %v does not select its pods %v", file, o.name, x.Spec.Selector, x.Spec.Template.Labels)
+				}
+			case *batchv1.Job:
+				pod = x.Spec.Template.Spec
+				if x.Spec.ActiveDeadlineSeconds == nil || x.Spec.TTLSecondsAfterFinished == nil {
+					t.Errorf("%s: Job %s: activeDeadlineSeconds %v, ttlSecondsAfterFinished %v: want both", file, o.name, x.Spec.ActiveDeadlineSeconds, x.Spec.TTLSecondsAfterFinished)
+				}
+			default:
+				continue
+			}
+			checkPod(t, file+": "+o.kind+" "+o.name, pod, image)
+			for _, v := range pod.Volumes {
+				if c := v.PersistentVolumeClaim; c != nil && !claims[c.ClaimName] && file != "k8s-merge.yaml" {
+					t.Errorf("%s: %s %s: claim %q is not in the file", file, o.kind, o.name, c.ClaimName)
+				}
+			}
+		}
+	}
+}
+
+func labelsMatch(selector, labels map[string]string) bool {
+	if len(selector) == 0 {
+		return false
+	}
+	for k, v := range selector {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestKubernetesWorkers checks that the workers' manifest wires its parts
+// together: the NATS Service reaches the NATS pod on the port its server
+// listens on, the coordinator and the workers connect to that Service,
+// the coordinator reads the configuration from the ConfigMap and writes
+// to a volume of its own, and no volume is shared (ReadWriteMany).
+func TestKubernetesWorkers(t *testing.T) {
+	objs := objects(t, "k8s-workers.yaml")
+	nats := find[*appsv1.Deployment](t, objs, "Deployment", "arena-nats")
+	svc := find[*corev1.Service](t, objs, "Service", "arena-nats")
+	coord := find[*batchv1.Job](t, objs, "Job", "arena-coordinator")
+	workers := find[*appsv1.Deployment](t, objs, "Deployment", "arena-workers")
+	for _, o := range objs {
+		if pvc, ok := o.obj.(*corev1.PersistentVolumeClaim); ok && slices.Contains(pvc.Spec.AccessModes, corev1.ReadWriteMany) {
+			t.Errorf("claim %s is ReadWriteMany: workers share no volume", pvc.Name)
+		}
+	}
+
+	// NATS: its server listens on the container port the Service targets.
+	if !labelsMatch(svc.Spec.Selector, nats.Spec.Template.Labels) || len(svc.Spec.Ports) != 1 {
+		t.Fatalf("Service %s selects %v with ports %v; the NATS pods are %v", svc.Name, svc.Spec.Selector, svc.Spec.Ports, nats.Spec.Template.Labels)
+	}
+	nc := nats.Spec.Template.Spec.Containers[0]
+	port := svc.Spec.Ports[0]
+	var target int32
+	for _, p := range nc.Ports {
+		if p.Name == port.TargetPort.String() || p.ContainerPort == port.TargetPort.IntVal {
+			target = p.ContainerPort
+		}
+	}
+	if target == 0 {
+		t.Fatalf("the Service's target port %s is no port of the NATS container %v", port.TargetPort.String(), nc.Ports)
+	}
+	listen := slices.IndexFunc(nc.Args, func(a string) bool { return strings.HasPrefix(a, "listen://") })
+	if nc.Args[0] != "nats" || listen < 0 || !strings.HasSuffix(nc.Args[listen], ":"+strconv.Itoa(int(target))) {
+		t.Errorf("the NATS container runs %q, not arena nats listening on port %d", nc.Args, target)
+	}
+	if nats.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
+		t.Errorf("NATS's strategy is %q: two servers on one volume; want Recreate", nats.Spec.Strategy.Type)
+	}
+
+	url := "nats://" + svc.Name + ":" + strconv.Itoa(int(port.Port))
+	cc := coord.Spec.Template.Spec.Containers[0]
+	if i := slices.Index(cc.Args, "--workers"); cc.Args[0] != "run" || i < 0 || i+1 >= len(cc.Args) || cc.Args[i+1] != url {
+		t.Errorf("the coordinator runs %q, want arena run --workers %s", cc.Args, url)
+	}
+	if pol := coord.Spec.Template.Spec.RestartPolicy; pol != corev1.RestartPolicyOnFailure {
+		t.Errorf("the coordinator's restartPolicy is %q: want OnFailure, a coordinator started again resumes", pol)
+	}
+	mounts := map[string]string{}
+	for _, m := range cc.VolumeMounts {
+		mounts[m.Name] = m.MountPath
+	}
+	var configMount, outMount string
+	for _, v := range coord.Spec.Template.Spec.Volumes {
+		switch {
+		case v.ConfigMap != nil:
+			configMount = mounts[v.Name]
+		case v.PersistentVolumeClaim != nil:
+			outMount = mounts[v.Name]
+		}
+	}
+	if configMount == "" || cc.Args[len(cc.Args)-1] != configMount+"/tournament.toml" {
+		t.Errorf("the coordinator plays %q, not tournament.toml of a ConfigMap mounted at %q", cc.Args[len(cc.Args)-1], configMount)
+	}
+	if i := slices.Index(cc.Args, "--out"); outMount == "" || i < 0 || !strings.HasPrefix(cc.Args[i+1], outMount+"/") {
+		t.Errorf("the coordinator writes to %q, not to its volume at %q", cc.Args, outMount)
+	}
+
+	wc := workers.Spec.Template.Spec.Containers[0]
+	if len(wc.Args) < 2 || wc.Args[0] != "worker" || wc.Args[len(wc.Args)-1] != url {
+		t.Errorf("the workers run %q, want arena worker %s", wc.Args, url)
+	}
+	if len(workers.Spec.Template.Spec.Volumes) != 0 {
+		t.Errorf("the workers mount volumes %v; they need none", workers.Spec.Template.Spec.Volumes)
 	}
 }

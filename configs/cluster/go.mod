@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	k8s.io/api v0.35.10
+	k8s.io/apimachinery v0.35.10
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -19,7 +20,6 @@ require (
 	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/text v0.39.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/apimachinery v0.35.10 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kube-openapi v0.0.0-20250910181357-589584f1c912 // indirect
 	k8s.io/utils v0.0.0-20251002143259-bc988d571ff4 // indirect
