@@ -74,7 +74,7 @@ func (l *lockedBuffer) String() string {
 }
 
 // start starts the arena with args; the test ends it if it still runs.
-func start(t *testing.T, exe, name string, args ...string) *proc {
+func start(t testing.TB, exe, name string, args ...string) *proc {
 	t.Helper()
 	p := &proc{name: name, cmd: exec.Command(exe, args...), done: make(chan struct{}), stderr: &lockedBuffer{}}
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, p.stderr
@@ -119,7 +119,7 @@ func (p *proc) wait(t *testing.T, within time.Duration) int {
 }
 
 // waitFor waits until cond holds, checking every 50 ms.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for !cond() {
@@ -138,7 +138,7 @@ func journalGames(dir string) int {
 
 // workerURL waits for the coordinator's log to name the URL workers
 // connect to.
-func workerURL(t *testing.T, dir string) string {
+func workerURL(t testing.TB, dir string) string {
 	t.Helper()
 	re := regexp.MustCompile(`arena worker (nats://\S+)`)
 	var url string
@@ -373,9 +373,12 @@ func TestWorkersSurvive(t *testing.T) {
 }
 
 // TestWorkersSPRTStops: a sequential test stops the match on every
-// worker: the coordinator ends early with the verdict, the games it
-// recorded are the local run's, and the workers, still running, hold no
-// batch of it.
+// worker, through kill -9 of a worker and of the coordinator, with a NATS
+// server of its own (arena nats): the
+// coordinator, started again, ends early with the verdict, every game is
+// recorded once and is the game a local run of the same configuration
+// recorded under its ID, and the workers, still running, hold no batch
+// of it.
 func TestWorkersSPRTStops(t *testing.T) {
 	if os.Getenv(workersEnv) == "" {
 		t.Skipf("set %s=1 to stop a match on several workers", workersEnv)
@@ -385,13 +388,41 @@ func TestWorkersSPRTStops(t *testing.T) {
 	config := filepath.Join(root, "w.toml")
 	text := strings.ReplaceAll(fmt.Sprintf(workersConfig, 200), `"40000"`, `"80000"`) + "[sprt]\nelo0 = 0\nelo1 = 100\n"
 	os.WriteFile(config, []byte(text), 0o644)
+	whole := filepath.Join(root, "whole")
+	if out, err := exec.Command(exe, "run", "--quiet", "--out", whole, config).CombinedOutput(); err != nil {
+		t.Fatalf("local run: %v\n%s", err, out)
+	}
+	local := untimedGames(t, whole)
+
+	// A NATS server of its own (arena nats), which outlives the
+	// coordinator, as in a cluster.
+	nats := start(t, exe, "nats", "nats", "--store", filepath.Join(root, "nats"), "listen://127.0.0.1:0")
+	var url string
+	re := regexp.MustCompile(`listening on (127\.0\.0\.1:\d+)`)
+	waitFor(t, time.Minute, "the NATS server", func() bool {
+		if m := re.FindStringSubmatch(nats.stderr.String()); m != nil {
+			url = "nats://" + m[1]
+		}
+		return url != ""
+	})
 	out := filepath.Join(root, "out")
-	coord := start(t, exe, "coordinator", "run", "--out", out, "--workers", "listen://127.0.0.1:0", config)
-	url := workerURL(t, out)
+	run := []string{"run", "--out", out, "--worker-timeout", "3s", "--batch", "1", "--workers", url, config}
+	coord := start(t, exe, "coordinator", run...)
 	var ws []*proc
 	for i := range 3 {
 		ws = append(ws, start(t, exe, fmt.Sprint("w", i), "worker", "--concurrency", "1", url))
 	}
+	waitFor(t, 2*time.Minute, "4 games", func() bool { return journalGames(out) >= 4 })
+	ws[2].cmd.Process.Kill() // holding a batch
+	ws[2].wait(t, 10*time.Second)
+	waitFor(t, 2*time.Minute, "8 games", func() bool { return journalGames(out) >= 8 })
+	coord.cmd.Process.Kill()
+	coord.wait(t, 10*time.Second)
+	if strings.Contains(coord.stderr.String(), "stopping the match") {
+		t.Fatalf("the test decided within %d games, before the coordinator was killed: make it longer", journalGames(out))
+	}
+	t.Logf("w2 killed, then the coordinator at %d games", journalGames(out))
+	coord = start(t, exe, "coordinator 2", run...)
 	if code := coord.wait(t, 10*time.Minute); code != 0 {
 		t.Fatalf("coordinator exit status %d", code)
 	}
@@ -411,7 +442,21 @@ func TestWorkersSPRTStops(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, w := range ws {
+	// The games both runs played are the same games (untimedGames fails on
+	// a game recorded twice).
+	shared := 0
+	for id, g := range untimedGames(t, out) {
+		if l, ok := local[id]; ok {
+			shared++
+			if !reflect.DeepEqual(g, l) {
+				t.Errorf("game %v differs from the local run's", id)
+			}
+		}
+	}
+	if shared < min(n, len(local))/2 {
+		t.Errorf("only %d games in common with the local run (%d and %d games)", shared, n, len(local))
+	}
+	for _, w := range ws[:2] {
 		select {
 		case <-w.done:
 			t.Errorf("%s ended with the tournament; without --once it waits for the next", w.name)
@@ -421,7 +466,7 @@ func TestWorkersSPRTStops(t *testing.T) {
 			t.Errorf("%s did not see the tournament end:\n%s", w.name, w.stderr)
 		}
 	}
-	t.Logf("stopped after %d games:\n%s", n, lastLines(coord.stderr.String(), 12))
+	t.Logf("stopped after %d games (the local run after %d, %d in common):\n%s", n, len(local), shared, lastLines(coord.stderr.String(), 12))
 }
 
 func lastLines(s string, n int) string {
