@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,6 +215,16 @@ type Engine struct {
 	unknown atomic.Int64
 }
 
+// starting holds a slot for each bot being started (its process created,
+// its handshake read): at most a few per CPU at once. A thousand bots
+// starting together would otherwise keep a thousand goroutines runnable
+// for seconds, and every other goroutine of the arena (the one that takes
+// Ctrl-C among them) would wait that long for a CPU; the runtime keeps
+// one pending signal of each kind, so a second Ctrl-C in that time was
+// lost. A bot's handshake time starts once its process runs, after its
+// slot is taken.
+var starting = make(chan struct{}, max(8, 4*runtime.GOMAXPROCS(0)))
+
 // Start launches the bot in its own process group, runs the handshake with
 // a deadline of spec.HandshakeTimeout, sets spec.Options (rejecting options
 // the bot did not declare or values that do not fit), and waits for
@@ -230,6 +241,12 @@ func Start(ctx context.Context, spec Spec) (*Engine, error) {
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Bot: name, Kind: KindCanceled, Op: "start", Err: err}
+	}
+	select {
+	case starting <- struct{}{}:
+		defer func() { <-starting }()
+	case <-ctx.Done():
+		return nil, &Error{Bot: name, Kind: KindCanceled, Op: "start", Err: ctx.Err()}
 	}
 	g, err := newGate()
 	if err != nil {
