@@ -82,7 +82,8 @@ var elsewhere = map[string]string{
 	"ARENA_CONFIG=$PWD/configs/study":    "TestSlurm (ARENA_SLURM=1) runs the sweep's array script",
 	"arena report /shared/results/study": "a Slurm cluster's shared directory: TestSlurm; arena report itself runs in configs/README.md's first block",
 	"kubectl":                            "no Kubernetes cluster here: configs/cluster's own module checks the manifests against the Kubernetes API types",
-	"docker build":                       "the Dockerfile's image: no registry here to start it from",
+	"docker build":                       "TestDocker builds the image (ARENA_DOCKER=1, as .ci/run sets)",
+	"ARENA_CONFIG_DIR=":                  "TestDocker plays a tournament with configs/cluster/compose.yaml (ARENA_DOCKER=1)",
 	"ARENA_NATS=":                        "TestSlurm runs slurm-workers.sbatch as an array (ARENA_SLURM=1)",
 }
 
