@@ -40,7 +40,7 @@ var balanceSweepsDir = flag.String("balance.sweeps", "", "rebuild docs/balance/s
 const balanceSweepData = "../../docs/balance/sweeps.json.gz"
 
 // studySweeps are the study's sweeps, in the order of the document.
-var studySweeps = []string{"sweep-komi", "sweep-switches"}
+var studySweeps = []string{"sweep-komi", "sweep-switches", "sweep-opening", "sweep-cheversi", "sweep-classic", "sweep-echeversi"}
 
 // sweepArmData is one variant at one strength as committed.
 type sweepArmData struct {
