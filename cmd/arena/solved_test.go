@@ -216,7 +216,10 @@ func cpuText(sec float64) string {
 	if sec < 3600 {
 		return fmt.Sprintf("%.0f min", sec/60)
 	}
-	return fmt.Sprintf("%.1f h", sec/3600)
+	if sec < 100*3600 {
+		return fmt.Sprintf("%.1f h", sec/3600)
+	}
+	return fmt.Sprintf("%.0f h", sec/3600)
 }
 
 // errorTables writes the tables of the committed "arena solve errors" runs.
