@@ -72,10 +72,16 @@ func runLeague(ctx context.Context, in *interrupts, args []string, stdout, stder
 		return err
 	}
 	in.resumeWith(commandLine(append([]string{"league"}, args...)))
+	if err := sameRules(roster); err != nil {
+		return err
+	}
+	// Until the games start, Ctrl-C has nothing to finish: it stops.
+	prep, stopPrep := in.untilDrain(ctx)
+	defer stopPrep()
 	for _, name := range roster.Newcomers() {
-		if err := startable(ctx, cfg, name); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+		if err := startable(prep, cfg, name); err != nil {
+			if prep.Err() != nil {
+				return context.Canceled
 			}
 			fmt.Fprintf(stderr, "arena league: %s is not playing: %v; it joins on a later run once it starts\n", name, err)
 			continue
@@ -96,6 +102,35 @@ func runLeague(ctx context.Context, in *interrupts, args []string, stdout, stder
 		return errors.Join(runErr, err)
 	}
 	return runErr
+}
+
+// sameRules checks that the roster plays the game and rules of the
+// league's games so far (those of its first stage with games): a league
+// rates one game under one rule set, and a newcomer under other rules
+// would be rated against games it never played.
+func sameRules(r *league.Roster) error {
+	if len(r.Newcomers()) == 0 {
+		return nil
+	}
+	for _, s := range r.Stages {
+		if len(s.Pool) == 0 {
+			continue
+		}
+		first, err := league.LoadStage(r.Dir, s)
+		if err != nil {
+			return fmt.Errorf("league stage of %s: %w", s.Bot, err)
+		}
+		if have, want := rulesOf(r.Config), rulesOf(first); have != want {
+			return fmt.Errorf("%s plays %s, the league's games %s (%s): a league rates one game under one rule set; put the [game] table back or start another league", r.Config.Path, have, want, s.Config())
+		}
+		return nil
+	}
+	return nil
+}
+
+// rulesOf names a configuration's game and rules.
+func rulesOf(cfg *config.Config) string {
+	return fmt.Sprintf("%s (%s)", cfg.Game.Name, journal.RulesText(cfg.Rules.Settings()))
 }
 
 // startable starts the roster's bot name and stops it again: nil when it

@@ -301,6 +301,16 @@ func TestLeagueChanges(t *testing.T) {
 		t.Errorf("rated %v: b's games are not bee's", elo)
 	}
 
+	// A newcomer under other rules.
+	write(strings.Replace(leagueHead, "name = \"cheversi\"\n", "name = \"cheversi\"\npreset = \"echeversi\"\n", 1) + a + b + leagueBot("d", "greedy"))
+	code, _, stderr = runArena(t, "league", "--quiet", dir)
+	if code == 0 || !strings.Contains(stderr, "one rule set") {
+		t.Errorf("exit %d on a roster of other rules, want an error: %s", code, stderr)
+	}
+	if now, err := league.Stages(dir); err != nil || len(now) != 3 {
+		t.Errorf("%d stages (%v) after a roster of other rules, want 3", len(now), err)
+	}
+
 	// A stage file edited into nonsense.
 	path := filepath.Join(stages[1].Dir, league.StageFile)
 	if err := os.WriteFile(path, []byte(`{"index": "two"}`), 0o644); err != nil {
