@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -521,7 +522,10 @@ func (p *coordPool) shortfall(ctx context.Context) int {
 		return 0
 	}
 	per := 2 * p.c.opts.BatchPairs
-	target := max(2, (slots+per-1)/per)
+	// Twice the batches the workers can start at once, and two more: a
+	// worker that finishes its batch finds the next waiting, however fast
+	// it plays, until the next top-up.
+	target := 2*((slots+per-1)/per) + 2
 	ci, err := p.bcons.Info(ctx)
 	if err != nil {
 		if ctx.Err() == nil && time.Since(p.lastInfo) > time.Minute {
@@ -829,15 +833,24 @@ func (p *coordPool) withdraw(ctx context.Context, record func(*journal.Record) b
 	if err := p.putInfo(ctx); err != nil {
 		p.t.Logf("%v", err)
 	}
-	withdrawn, said := 0, time.Now()
+	finished := 0
+	counted := func(rec *journal.Record) bool {
+		finished++
+		return record(rec)
+	}
+	var withdrawn []int
+	said := time.Now()
 	for ctx.Err() == nil {
 		if msgs, err := p.bcons.FetchNoWait(64); err == nil {
 			for m := range msgs.Messages() {
+				var b batch
+				if json.Unmarshal(m.Data(), &b) == nil {
+					withdrawn = append(withdrawn, b.ids()...)
+				}
 				m.TermWithReason("tournament stopped")
-				withdrawn++
 			}
 		}
-		if n, _ := p.fetchResults(ctx, 200*time.Millisecond, record); n > 0 {
+		if n, _ := p.fetchResults(ctx, 200*time.Millisecond, counted); n > 0 {
 			continue
 		}
 		bi, err1 := p.bcons.Info(ctx)
@@ -850,8 +863,36 @@ func (p *coordPool) withdraw(ctx context.Context, record func(*journal.Record) b
 			p.t.Logf("workers: waiting for the games in flight of %d batches held by workers", bi.NumAckPending)
 		}
 	}
-	if withdrawn > 0 {
-		p.t.Logf("workers: %d batches no worker had started withdrawn", withdrawn)
+	p.reportStop(finished, withdrawn)
+}
+
+// reportStop says what became of the games handed out when the run
+// stopped: those being played were finished and recorded, those of the
+// batches no worker had taken were withdrawn, and the workers dropped the
+// rest of the batches they held.
+func (p *coordPool) reportStop(finished int, withdrawn []int) {
+	if finished > 0 {
+		p.t.Logf("workers: %d games being played when the run stopped were finished and recorded (they count for the ratings, not for the sequential test)", finished)
+	}
+	gone := map[int]bool{}
+	for _, id := range withdrawn {
+		gone[id] = true
+	}
+	var dropped []int
+	p.mu.Lock()
+	for id := range p.outstanding {
+		if !gone[id] && !p.t.Recorded(id) {
+			dropped = append(dropped, id)
+		}
+	}
+	p.mu.Unlock()
+	slices.Sort(withdrawn)
+	slices.Sort(dropped)
+	if len(withdrawn) > 0 {
+		p.t.Logf("workers: %s withdrawn, in batches no worker had started: the run had stopped", label(withdrawn))
+	}
+	if len(dropped) > 0 {
+		p.t.Logf("workers: %s dropped by the workers that held them, not started when the run stopped", label(dropped))
 	}
 }
 

@@ -35,8 +35,9 @@
 //     unable to play the tournament, and why). A worker sends a batch's
 //     results before it acknowledges the batch.
 //
-// The coordinator keeps in the stream a few more batches no worker has
-// taken than the workers that said they are ready can start at once.
+// The coordinator keeps in the stream, topped up every 100 ms, twice as
+// many batches no worker has taken as the workers that said they are
+// ready can start at once, and two more.
 //
 // # Exactly once
 //
