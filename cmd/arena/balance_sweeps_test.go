@@ -14,8 +14,10 @@ import (
 	"github.com/arena-games/arena/arena/config"
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/metrics"
+	"github.com/arena-games/arena/arena/race"
 	"github.com/arena-games/arena/arena/sweep"
 	"github.com/arena-games/arena/reports"
+	"github.com/arena-games/arena/reports/browsertest"
 )
 
 // The study's sweeps (configs/study/sweep-*.toml) are checked against
@@ -267,4 +269,64 @@ func studySweepTables(t *testing.T, doc string) (string, string) {
 		}
 	}
 	return doc, tables.String()
+}
+
+// TestBalanceKomiSweepPage lays out, in headless Chromium, the page arena
+// sweep writes for the study's komi sweep (sixteen variants of komi and
+// touch rule at two strengths), from its committed results: every
+// variant's row in the race table and in the chart, each stopped variant
+// with its stop marker, and the variant the findings name first at the
+// top of its strength.
+func TestBalanceKomiSweepPage(t *testing.T) {
+	ctx := browsertest.Start(t)
+	st := replayStudySweep(t, readSweepData(t)["sweep-komi"])
+	if len(st.Variants) < 24 {
+		t.Fatalf("the komi sweep has %d variants, want 16 at each of two strengths", len(st.Variants))
+	}
+	var b bytes.Buffer
+	if err := reports.WriteSweepHTML(&b, st); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sweep.html")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.Open(t, ctx, "file://"+path)
+	browsertest.WaitFor(t, ctx, "the chart", `document.querySelectorAll("#sweep-chart g.variant").length > 0`)
+	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("#race tbody tr").length`); n != len(st.Variants) {
+		t.Errorf("the race table has %d rows, want %d", n, len(st.Variants))
+	}
+	type row struct {
+		Label string
+		Stop  bool
+	}
+	rows := browsertest.Eval[[]row](t, ctx, `Array.from(document.querySelectorAll("#sweep-chart g.variant"), g =>
+		({Label: g.querySelector("text").textContent, Stop: g.querySelector("line.stop") !== null}))`)
+	if len(rows) != len(st.Variants) {
+		t.Fatalf("%d rows in the chart, want %d", len(rows), len(st.Variants))
+	}
+	stopped := 0
+	for _, v := range st.Variants {
+		if v.Arm.Reason != race.Running && v.Arm.Reason != race.Budget {
+			stopped++
+		}
+	}
+	marked := 0
+	for _, r := range rows {
+		if r.Stop {
+			marked++
+		}
+	}
+	if stopped == 0 || marked < stopped {
+		t.Errorf("%d of the chart's rows carry a stop marker; %d variants stopped early", marked, stopped)
+	}
+	half := len(rows) / 2
+	if rows[0].Label != "komi=0.5 touch=opponent" || rows[half].Label != "komi=1.5 touch=any" {
+		t.Errorf("the chart's first rows at each strength are %q and %q, want the nearest to 50 %%: komi=0.5 touch=opponent at 1000 nodes, komi=1.5 touch=any at 10000",
+			rows[0].Label, rows[half].Label)
+	}
+	if w := browsertest.Eval[float64](t, ctx, `document.getElementById("sweep-chart").getBoundingClientRect().width`); w < 600 {
+		t.Errorf("the chart is %v pixels wide", w)
+	}
+	browsertest.Screenshot(t, ctx, "balance-komi-sweep", 1300)
 }
