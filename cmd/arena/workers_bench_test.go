@@ -50,8 +50,8 @@ func BenchmarkWorkersTransport(b *testing.B) {
 		name, builtin, args string
 		openings            int
 	}{
-		{"random", "random", "[]", 500},
-		{"alphabeta", "alphabeta", `["--nodes", "10000"]`, 40},
+		{"random", "random", "[]", 1000},
+		{"alphabeta", "alphabeta", `["--nodes", "10000"]`, 150},
 	} {
 		config := filepath.Join(b.TempDir(), "transport.toml")
 		os.WriteFile(config, []byte(fmt.Sprintf(transportConfig, bots.openings, bots.builtin, bots.args)), 0o644)
