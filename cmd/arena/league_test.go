@@ -326,3 +326,20 @@ func TestLeagueChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRefusesRoster checks that arena run points a league's roster to
+// arena league rather than playing it as a round-robin.
+func TestRunRefusesRoster(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, league.RosterFile)
+	if err := os.WriteFile(path, []byte(leagueHead+leagueBot("a", "random")+leagueBot("b", "greedy")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runArena(t, "run", "--out", filepath.Join(dir, "out"), path)
+	if code != 2 || !strings.Contains(stderr, "arena league "+dir) {
+		t.Errorf("arena run on a roster: exit %d, %s; want 2 and arena league %s", code, stderr, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Errorf("arena run on a roster wrote its output (%v)", err)
+	}
+}
