@@ -19,6 +19,8 @@ ARG GO_IMAGE=golang:1.26-bookworm
 ARG BASE_IMAGE=debian:bookworm-slim
 
 FROM ${GO_IMAGE} AS build
+# The build stage's images are labelled, to be told apart and removed.
+LABEL arena.stage=build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

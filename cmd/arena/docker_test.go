@@ -119,7 +119,12 @@ func dockerImport(t *testing.T, tag string, dirs [][2]string, changes ...string)
 	if impErr != nil || tarWait != nil {
 		t.Fatalf("docker import %s: %v, tar: %v\n%s%s", tag, impErr, tarWait, impOut.String(), tarErr.String())
 	}
-	t.Cleanup(func() { dockerRun(nil, "rmi", "-f", tag) })
+	t.Cleanup(func() {
+		// The images of the Dockerfile's build stage, children of the
+		// build's base image, go first.
+		dockerRun(nil, "image", "prune", "-f", "--filter", "label=arena.stage=build")
+		dockerRun(nil, "rmi", "-f", tag)
+	})
 }
 
 // baseImages makes the two images the Dockerfile starts from, without a
