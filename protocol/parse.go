@@ -36,41 +36,81 @@ func Parse(line string) (Message, error) {
 	if cmd == "" {
 		return nil, syntaxErr(line, "blank line")
 	}
-	if parse, ok := parsers[cmd]; ok {
-		return parse(p)
+	if m, err, ok := p.setup(cmd); ok {
+		return m, err
+	}
+	if m, err, ok := p.play(cmd); ok {
+		return m, err
 	}
 	return nil, &ProtocolError{Err: ErrUnknownCommand, Line: line, Detail: strconv.Quote(cmd)}
 }
 
-// parsers parse the arguments of each command, after its first word.
-var parsers = map[string]func(*parser) (Message, error){
-	cmdHello:      (*parser).hello,
-	cmdID:         (*parser).id,
-	cmdOption:     (*parser).option,
-	cmdGames:      (*parser).games,
-	cmdRequest:    (*parser).request,
-	cmdArenaOK:    func(p *parser) (Message, error) { return p.bare(ArenaOK{}) },
-	cmdSetOption:  (*parser).setOption,
-	cmdIsReady:    func(p *parser) (Message, error) { return p.bare(IsReady{}) },
-	cmdReadyOK:    func(p *parser) (Message, error) { return p.bare(ReadyOK{}) },
-	cmdNewGame:    (*parser).newGame,
-	cmdPosition:   (*parser).position,
-	cmdLegalMoves: func(p *parser) (Message, error) { return LegalMoves{Moves: p.words()}, nil },
-	cmdFEN:        (*parser).fen,
-	cmdGameInfo:   (*parser).gameInfo,
-	cmdGo:         (*parser).goMsg,
-	cmdInfo:       (*parser).info,
-	cmdMove:       (*parser).move,
-	cmdPing: func(p *parser) (Message, error) {
-		tok, err := p.optionalWord()
-		return Ping{Token: tok}, err
-	},
-	cmdPong: func(p *parser) (Message, error) {
-		tok, err := p.optionalWord()
-		return Pong{Token: tok}, err
-	},
-	cmdGameOver: (*parser).gameOver,
-	cmdQuit:     func(p *parser) (Message, error) { return p.bare(Quit{}) },
+// setup parses the arguments of a command of the handshake and of the
+// setting of options, after its first word; ok is false for another
+// command. (A switch, not a table of functions: called through a
+// function value, the parser would leave the stack on every line.)
+func (p *parser) setup(cmd string) (m Message, err error, ok bool) {
+	switch cmd {
+	case cmdHello:
+		m, err = p.hello()
+	case cmdID:
+		m, err = p.id()
+	case cmdOption:
+		m, err = p.option()
+	case cmdGames:
+		m, err = p.games()
+	case cmdRequest:
+		m, err = p.request()
+	case cmdArenaOK:
+		m, err = p.bare(ArenaOK{})
+	case cmdSetOption:
+		m, err = p.setOption()
+	case cmdIsReady:
+		m, err = p.bare(IsReady{})
+	case cmdReadyOK:
+		m, err = p.bare(ReadyOK{})
+	default:
+		return nil, nil, false
+	}
+	return m, err, true
+}
+
+// play parses the arguments of a command of a game, after its first
+// word; ok is false for another command.
+func (p *parser) play(cmd string) (m Message, err error, ok bool) {
+	switch cmd {
+	case cmdNewGame:
+		m, err = p.newGame()
+	case cmdPosition:
+		m, err = p.position()
+	case cmdLegalMoves:
+		m = LegalMoves{Moves: p.words()}
+	case cmdFEN:
+		m, err = p.fen()
+	case cmdGameInfo:
+		m, err = p.gameInfo()
+	case cmdGo:
+		m, err = p.goMsg()
+	case cmdInfo:
+		m, err = p.info()
+	case cmdMove:
+		m, err = p.move()
+	case cmdPing:
+		var tok string
+		tok, err = p.optionalWord()
+		m = Ping{Token: tok}
+	case cmdPong:
+		var tok string
+		tok, err = p.optionalWord()
+		m = Pong{Token: tok}
+	case cmdGameOver:
+		m, err = p.gameOver()
+	case cmdQuit:
+		m, err = p.bare(Quit{})
+	default:
+		return nil, nil, false
+	}
+	return m, err, true
 }
 
 // parser walks the words of one line.
