@@ -245,6 +245,19 @@ func errorTables(t *testing.T) string {
 		for _, p := range st.Plies {
 			fmt.Fprintf(&b, "| %d | %d | %s | %d | %s | %d |\n", p.Ply, p.Wins, ratio(p.WinToDraw+p.WinToLoss, p.Wins), p.Draws, ratio(p.DrawLoss, p.Draws), p.Losses)
 		}
+		plies := make([]int, 0, len(st.Decided))
+		for ply := range st.Decided {
+			if ply >= 0 {
+				plies = append(plies, ply)
+			}
+		}
+		sort.Ints(plies)
+		var last []string
+		for _, ply := range plies {
+			last = append(last, fmt.Sprintf("%d at ply %d", st.Decided[ply], ply))
+		}
+		fmt.Fprintf(&b, "\nThe position at ply %d already had the game's result in %d of the %d games; in the others the last move that changed the value was: %s.\n",
+			st.From, st.Decided[-1], st.Games, strings.Join(last, ", "))
 		fmt.Fprintln(&b)
 	}
 	if len(files) == 0 {
