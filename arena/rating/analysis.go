@@ -333,10 +333,16 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 		return nil, ErrNoGames
 	}
 	names, pos := t.sorted()
-	cells, sideCells := t.cellsOf(pos, false), t.cellsOf(pos, true)
+	cells := t.cellsOf(pos, false)
 	fit, err := fitAll(names, cells, opt)
 	if err != nil {
 		return nil, err
+	}
+	// The side balance's cells, made once the fit's matrices are gone:
+	// without a forfeit they are every game's.
+	sideCells := cells
+	if t.forfeits > 0 {
+		sideCells = t.cellsOf(pos, true)
 	}
 	z := Quantile(opt.Confidence)
 	a := &Analysis{

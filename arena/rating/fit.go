@@ -358,7 +358,8 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 }
 
 // newtonSolver holds the matrices of the Newton steps of a fit of k active
-// parameters, made once for all its steps.
+// parameters, made once for all its steps (damped only when a step needs
+// it).
 type newtonSolver struct {
 	info, damped *mat.SymDense
 	rhs, step    *mat.VecDense
@@ -368,10 +369,9 @@ type newtonSolver struct {
 // newNewtonSolver returns a newtonSolver for k active parameters.
 func newNewtonSolver(k int) *newtonSolver {
 	return &newtonSolver{
-		info:   mat.NewSymDense(k, nil),
-		damped: mat.NewSymDense(k, nil),
-		rhs:    mat.NewVecDense(k, nil),
-		step:   mat.NewVecDense(k, nil),
+		info: mat.NewSymDense(k, nil),
+		rhs:  mat.NewVecDense(k, nil),
+		step: mat.NewVecDense(k, nil),
 	}
 }
 
@@ -388,6 +388,9 @@ func (ns *newtonSolver) solve(p *problem, grad, hess []float64) error {
 	// and well enough conditioned to solve.
 	ok := ns.chol.Factorize(ns.info) && ns.chol.Cond() < 1e12
 	for lambda := 1e-10 * maxDiag; !ok && lambda < 1e10*maxDiag+1; lambda *= 10 {
+		if ns.damped == nil {
+			ns.damped = mat.NewSymDense(len(p.active), nil)
+		}
 		ns.damped.CopySym(ns.info)
 		for a := range len(p.active) {
 			ns.damped.SetSym(a, a, ns.info.At(a, a)+lambda)
@@ -461,26 +464,38 @@ func (p *problem) activeBlock(dst *mat.SymDense, m []float64, sign float64) {
 
 // ordoMeat returns Σ b²·T·Var(score)·v·vᵀ over the active parameters, the
 // middle of the sandwich covariance of the Ordo estimating equations, with
-// the per-game variance E(1-E) - D(E)/4 of the fitted draw model.
-func (p *problem) ordoMeat(theta []float64, drawRate float64) *mat.SymDense {
-	n, dim := p.n, p.n+2
-	full := make([]float64, dim*dim)
+// the per-game variance E(1-E) - D(E)/4 of the fitted draw model: a
+// symmetric matrix stored in full, both triangles summed alike.
+func (p *problem) ordoMeat(theta []float64, drawRate float64) *mat.Dense {
+	n, k := p.n, len(p.active)
+	at := make([]int, n+2) // parameter -> place among the active ones, or -1
+	for i := range at {
+		at[i] = -1
+	}
+	for a, i := range p.active {
+		at[i] = a
+	}
+	meat := mat.NewDense(k, k, nil)
+	data := meat.RawMatrix().Data
 	b := ordoBeta
 	for i := range p.cells {
 		c := &p.cells[i]
 		e := sigmoid(b * (theta[c.f] + theta[n] - theta[c.s]))
 		v := e*(1-e) - ordoDrawProb(e, drawRate)/4
 		w := b * b * c.total() * math.Max(v, 0)
-		idx := [3]int{c.f, c.s, n}
+		idx := [3]int{at[c.f], at[c.s], at[n]}
 		sgn := [3]float64{1, -1, 1}
 		for x := range idx {
+			if idx[x] < 0 {
+				continue
+			}
 			for y := range idx {
-				full[idx[x]*dim+idx[y]] += sgn[x] * sgn[y] * w
+				if idx[y] >= 0 {
+					data[idx[x]*k+idx[y]] += sgn[x] * sgn[y] * w
+				}
 			}
 		}
 	}
-	meat := mat.NewSymDense(len(p.active), nil)
-	p.activeBlock(meat, full, 1)
 	return meat
 }
 
@@ -742,8 +757,9 @@ func sortCells(cells []cell) {
 // addPrior spreads prior virtual draws per player over its opponents as
 // bayeselo does: for players i and j that met n_ij times, with N_i and N_j
 // games in all, 0.25·prior·n_ij·(1/N_i + 1/N_j) draws are added with each
-// of them moving first.
+// of them moving first. It returns new cells and leaves cells as they are.
 func addPrior(n int, cells []cell, prior float64) []cell {
+	cells = slices.Clone(cells)
 	type key struct{ f, s int }
 	pairGames := make(map[key]float64)
 	total := make([]float64, n)
@@ -820,7 +836,6 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	cells = slices.Clone(cells) // the prior adds to them
 	group, ngroups := groups(n, cells)
 	res := &FitResult{
 		Model:   opt.Model,
@@ -857,6 +872,9 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 		}
 	}
 	res.Advantage = theta[p.advIdx()]
+	if opt.Model == Ordo {
+		info = nil // only BayesElo's rating covariance needs it: let it go
+	}
 	cov = res.setDraws(p, theta, cov, opt)
 	res.AdvantageSE = math.NaN()
 	for a, i := range p.active {
@@ -926,13 +944,15 @@ func (res *FitResult) setDraws(p *problem, theta []float64, cov *mat.SymDense, o
 		// model. (When every game was drawn that variance is zero and the
 		// plain inverse is kept.)
 		// (Dense copies: gonum multiplies two symmetric matrices element
-		// by element, but dense ones with its blocked kernels.)
-		var meat, covD, tmp, out mat.Dense
-		meat.CloneFrom(p.ordoMeat(theta, res.DrawRate))
+		// by element, but dense ones with its blocked kernels. Three
+		// k×k matrices in all: the product goes into the meat's, and the
+		// result into the first product's.)
+		var covD, tmp mat.Dense
 		covD.CloneFrom(cov)
-		tmp.Mul(&covD, &meat)
-		out.Mul(&tmp, &covD)
-		cov = symmetric(&out)
+		meat := p.ordoMeat(theta, res.DrawRate)
+		tmp.Mul(&covD, meat)
+		meat.Mul(&tmp, &covD)
+		cov = symmetricInto(tmp.RawMatrix().Data, meat)
 	}
 	return cov
 }
@@ -1220,10 +1240,11 @@ func invert(m mat.Symmetric) (*mat.SymDense, error) {
 	return &inv, nil
 }
 
-// symmetric returns (m + mᵀ)/2.
-func symmetric(m *mat.Dense) *mat.SymDense {
+// symmetricInto returns (m + mᵀ)/2, a k×k matrix, stored in buf (k·k
+// values, whose contents are overwritten).
+func symmetricInto(buf []float64, m *mat.Dense) *mat.SymDense {
 	k, _ := m.Dims()
-	s := mat.NewSymDense(k, nil)
+	s := mat.NewSymDense(k, buf[:k*k])
 	for a := range k {
 		for b := a; b < k; b++ {
 			s.SetSym(a, b, (m.At(a, b)+m.At(b, a))/2)
