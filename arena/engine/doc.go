@@ -89,8 +89,8 @@
 // and every process the bot left behind, reaps them and exits. The
 // supervisor reports the bot's pid and exit status to the arena on a pipe
 // of its own, so that an Engine reports the bot's exit exactly as it would
-// for its own child. KillAll kills every bot at once, for a program about
-// to exit without closing its engines.
+// for its own child. Exit ends a program that has no time to close its
+// engines, every bot with it.
 //
 // Without namespaces and without Supervise (and off Linux) bots are the
 // arena's children: a bot is killed by its parent-death signal if the

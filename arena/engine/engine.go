@@ -818,8 +818,13 @@ func (e *Engine) closedErr(op string) error {
 // fail builds an *Error and, unless the request was merely invalid or
 // unsupported, marks the Engine unusable with it. A crash, a timeout or a
 // protocol violation of a bot that reached a limit of its Policy is a
-// KindLimit that names the limit.
+// KindLimit that names the limit; once Exit has begun, every failure but
+// an invalid or unsupported request is KindClosed.
 func (e *Engine) fail(kind Kind, op string, err error) error {
+	if exiting.Load() && kind != KindInvalid && kind != KindUnsupported {
+		// Exit may have killed the bot: nothing it did is its fault now.
+		kind, err = KindClosed, fmt.Errorf("the program is exiting: %w", ErrClosed)
+	}
 	switch kind {
 	case KindCrash, KindTimeout, KindProtocol, KindHandshake, KindLimit:
 		if e.proc.hasExited() {

@@ -831,6 +831,41 @@ func TestCrashBetweenMoves(t *testing.T) {
 	}
 }
 
+// TestFailureWhileExiting checks that once Exit has begun, a bot killed
+// while the arena waits for its move, or before a request, is not said to
+// have crashed: the program is exiting (KindClosed), which a tournament
+// does not count against the bot. Exit itself ends the process; the test
+// sets what it sets first.
+func TestFailureWhileExiting(t *testing.T) {
+	checkNoLeaks(t)
+	for _, waiting := range []bool{true, false} {
+		e := mustStart(t, botSpec(t, modeMuteMove))
+		exiting.Store(true)
+		moved := make(chan error, 1)
+		if waiting {
+			go func() { // ends when the bot dies
+				_, err := e.Move(t.Context(), MoveRequest{Deadline: time.Now().Add(patient)})
+				moved <- err
+			}()
+		}
+		if err := syscall.Kill(-e.Pid(), syscall.SIGKILL); err != nil {
+			exiting.Store(false)
+			t.Fatal(err)
+		}
+		<-e.Exited()
+		if !waiting {
+			_, err := e.Move(t.Context(), MoveRequest{Deadline: time.Now().Add(patient)})
+			moved <- err
+		}
+		err := <-moved
+		exiting.Store(false)
+		if ee := asError(t, err); ee.Kind != KindClosed || !errors.Is(err, ErrClosed) {
+			t.Errorf("waiting %v: Move: %v (%v), want KindClosed: the program is exiting", waiting, err, ee.Kind)
+		}
+		e.Close()
+	}
+}
+
 // TestInfoFlood checks that a bot streaming info lines costs the arena no
 // memory: only the last one is kept.
 func TestInfoFlood(t *testing.T) {
@@ -896,18 +931,24 @@ func TestDoubleMove(t *testing.T) {
 	}
 }
 
-// TestNoBotOutlivesArena kills an arena outright (kill -9) while it runs a
-// bot started through a shell script that does not exec it, and whose
-// children stay in its process group or leave it with setsid: none of
-// them may survive, whether the bot has a PID namespace of its own or,
-// where the machine denies namespaces, a supervisor.
+// TestNoBotOutlivesArena ends an arena, killed outright (kill -9) or by
+// Exit, while it runs a bot started through a shell script that does not
+// exec it, and whose children stay in its process group or leave it with
+// setsid: none of them may survive, whether the bot has a PID namespace
+// of its own or, where the machine denies namespaces, a supervisor.
 func TestNoBotOutlivesArena(t *testing.T) {
 	for _, ns := range []string{"on", "off"} {
-		t.Run("namespaces "+ns, func(t *testing.T) { noBotOutlivesArena(t, ns) })
+		for _, byExit := range []bool{false, true} {
+			name := "namespaces " + ns + ", killed"
+			if byExit {
+				name = "namespaces " + ns + ", Exit"
+			}
+			t.Run(name, func(t *testing.T) { noBotOutlivesArena(t, ns, byExit) })
+		}
 	}
 }
 
-func noBotOutlivesArena(t *testing.T, namespaces string) {
+func noBotOutlivesArena(t *testing.T, namespaces string, byExit bool) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -948,10 +989,20 @@ func noBotOutlivesArena(t *testing.T, namespaces string) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	if err := arena.Process.Kill(); err != nil {
-		t.Fatal(err)
+	if byExit {
+		if err := os.WriteFile(filepath.Join(dir, "exit"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var ee *exec.ExitError
+		if err := arena.Wait(); !errors.As(err, &ee) || ee.ExitCode() != fakeArenaExit {
+			t.Fatalf("the arena ended with %v, want exit status %d from Exit: %s", err, fakeArenaExit, stderr.String())
+		}
+	} else {
+		if err := arena.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		arena.Wait()
 	}
-	arena.Wait()
 	for _, pid := range append(group, escapers...) {
 		if !processGone(pid, true) {
 			t.Errorf("process %d (%s) outlived the arena", pid, processName(pid))

@@ -38,8 +38,9 @@ const (
 	// passed. It is not the bot's fault; Err wraps the context's error.
 	KindCanceled
 	// KindClosed means the Engine was closed (possibly while the call was
-	// in progress), or that stopping it failed. Err wraps ErrClosed for
-	// calls made on or interrupted by a closed Engine.
+	// in progress), that stopping it failed, or that the program is
+	// exiting (Exit). Err wraps ErrClosed for calls made on or interrupted
+	// by a closed Engine, and for any call that fails once Exit has begun.
 	KindClosed
 	// KindInvalid means the request itself cannot be sent: a move, option
 	// value or position text the protocol cannot carry, a line over the

@@ -353,9 +353,17 @@ func fakeArena(dir string) int {
 	if err := os.WriteFile(filepath.Join(dir, "bot.pid"), []byte(strconv.Itoa(e.Pid())), 0o644); err != nil {
 		return 1
 	}
-	time.Sleep(time.Hour)
+	// Killed outright by the test, or told to Exit by the file "exit".
+	for deadline := time.Now().Add(time.Hour); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "exit")); err == nil {
+			Exit(fakeArenaExit)
+		}
+	}
 	return 0
 }
+
+// fakeArenaExit is the status a fake arena exits with by Exit.
+const fakeArenaExit = 7
 
 func formatOpts(opts map[string]string) string {
 	keys := make([]string, 0, len(opts))

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -51,26 +52,37 @@ type process struct {
 	tail   tailWriter   // the end of its stderr
 }
 
-// live holds the processes started and not yet shut down, for KillAll.
+// live holds the processes started and not yet shut down, for Exit.
 var live struct {
 	sync.Mutex
 	m map[*process]struct{}
 }
 
-// KillAll kills every bot this process started and has not closed, with
-// everything in their process groups, and tells their supervisors to kill
-// whatever else they started. It is for a program about to exit at once
-// (on a second interrupt, say), which has no time to Close its engines.
-func KillAll() {
-	live.Lock()
-	defer live.Unlock()
+// exiting is set once Exit has begun: a bot that fails from then on was
+// killed by the arena, not by its own doing.
+var exiting atomic.Bool
+
+// Exit ends the program at once with the given status, and every bot this
+// process started with it. It is for a program that has no time to Close
+// its engines (on a second interrupt, say). The program does nothing per
+// bot that has a PID namespace of its own: such a bot dies with the
+// program, killed by the parent-death signal the kernel sends it as the
+// program's threads end, after the last of the program's code has run,
+// and everything it started dies with it. Only a bot without a namespace
+// has its process group killed here first (its supervisor, if it has
+// one, gets its own parent-death signal and kills what left the group);
+// from the start of Exit on, a call that fails says the program is
+// exiting (KindClosed), so that such a kill is not taken for the bot's
+// fault and recorded.
+func Exit(code int) {
+	exiting.Store(true)
+	live.Lock() // held to the end: no bot is forgotten while the kills go out
 	for p := range live.m {
-		// The first process of a PID namespace takes every other with it.
-		_ = p.killGroup()
-		if p.super != nil {
-			_ = p.super.Signal(syscall.SIGTERM)
+		if !p.box.Namespaced() {
+			_ = p.killGroup()
 		}
 	}
+	os.Exit(code)
 }
 
 // startProcess launches spec's command in a new process group, in its

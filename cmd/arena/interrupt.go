@@ -59,8 +59,7 @@ func (in *interrupts) watch() {
 				if again != "" {
 					fmt.Fprintf(in.w, "(the reports are as the last run left them; to play the rest, run again:\n  %s)\n", again)
 				}
-				engine.KillAll()
-				os.Exit(130)
+				engine.Exit(130)
 			case sig == os.Interrupt:
 				fmt.Fprintln(in.w, "\narena: finishing the games in flight, then stopping (Ctrl-C again to stop at once: they are then played again on resume)")
 				close(in.drain)

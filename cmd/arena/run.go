@@ -377,8 +377,7 @@ func hardExitOnSecondSignal(w io.Writer) (stop func()) {
 				n++
 				if n >= 2 {
 					fmt.Fprintln(w, "\narena: second signal: exiting now")
-					engine.KillAll()
-					os.Exit(130)
+					engine.Exit(130)
 				}
 				fmt.Fprintln(w, "\narena: stopping: games in flight are abandoned and will be replayed on resume (signal again to exit at once)")
 			}

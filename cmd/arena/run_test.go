@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/journal"
+	"github.com/arena-games/arena/arena/sandbox"
 	"github.com/arena-games/arena/arena/schedule"
 
 	"github.com/arena-games/arena/arena/game"
@@ -452,7 +454,9 @@ func TestInterruptDuringPreparation(t *testing.T) {
 // TestSecondInterruptLeavesNoBot interrupts a tournament twice, the second
 // time to exit at once, while its bots run through shell scripts that do
 // not exec them and start a process in a session of its own: none of them
-// may survive the arena.
+// may survive the arena, whether they have PID namespaces of their own or
+// supervisors; the games recorded before stay recorded, and no game is
+// recorded as lost by a bot for the arena's killing it.
 func TestSecondInterruptLeavesNoBot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays part of a tournament")
@@ -460,6 +464,12 @@ func TestSecondInterruptLeavesNoBot(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid command")
 	}
+	for _, ns := range []string{"on", "off"} {
+		t.Run("namespaces "+ns, func(t *testing.T) { secondInterruptLeavesNoBot(t, ns) })
+	}
+}
+
+func secondInterruptLeavesNoBot(t *testing.T, namespaces string) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -484,14 +494,18 @@ move = "50ms"
 `+bot("a")+bot("b"))
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := arenaCommand(t, "run", "--out", out, config)
+	cmd.Env = append(cmd.Env, sandbox.EnvNamespaces+"="+namespaces)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { killMarked(mark) })
+	var before []byte // the journal's whole lines before the interrupts
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if data, _ := os.ReadFile(filepath.Join(out, journal.File)); bytes.Count(data, []byte("\n")) >= 1 {
+		data, _ := os.ReadFile(filepath.Join(out, journal.File))
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			before = data[:i+1]
 			break
 		}
 		if time.Now().After(deadline) {
@@ -512,6 +526,22 @@ move = "50ms"
 	}
 	if left := markedLeft(mark); len(left) > 0 {
 		t.Errorf("processes outlived the arena: %v", left)
+	}
+	after, err := os.ReadFile(filepath.Join(out, journal.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(after, before) {
+		t.Fatalf("the journal lost games recorded before the interrupts: before\n%s\nafter\n%s", before, after)
+	}
+	for line := range bytes.Lines(after[len(before):]) {
+		var rec journal.Record
+		if err := json.Unmarshal(line, &rec); err != nil {
+			continue // a torn last line: not a game
+		}
+		if rec.Forfeit != nil && rec.Forfeit.Kind == journal.ForfeitCrash {
+			t.Errorf("game %d recorded as lost by a crash of %s, killed by the arena: %s", rec.ID, rec.Forfeit.Bot, rec.Forfeit.Detail)
+		}
 	}
 }
 
