@@ -333,6 +333,7 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 		return nil, ErrNoGames
 	}
 	names, pos := t.sorted()
+	t.cells = nil // the index of the counts: the next Add makes it again
 	cells := t.cellsOf(pos, false)
 	fit, err := fitAll(names, cells, opt)
 	if err != nil {

@@ -606,3 +606,39 @@ func TestNotesCountOne(t *testing.T) {
 		}
 	}
 }
+
+// A Tally analysed and then given more games (its index of counts made
+// again) analyses them as a tally that took them all at once does.
+func TestTallyAddAfterAnalyze(t *testing.T) {
+	games := randomGames(12, 600)
+	for i := range games {
+		games[i].Forfeit = i%17 == 0
+	}
+	want, err := Analyze(games, Options{Model: Ordo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tally Tally
+	for i, g := range games {
+		if i == 100 || i == 400 {
+			if _, err := tally.Analyze(Options{Model: Ordo}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tally.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := tally.Analyze(Options{Model: Ordo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wj, _ := json.Marshal(want)
+	gj, _ := json.Marshal(got)
+	if string(gj) != string(wj) {
+		t.Errorf("analysis after adding to an analysed tally differs:\n got %s\nwant %s", gj, wj)
+	}
+	if got.SideBalance.Forfeits != 36 || got.SideBalance.Games != 600-36 {
+		t.Errorf("side balance: %d forfeits, %d games; want 36, 564", got.SideBalance.Forfeits, got.SideBalance.Games)
+	}
+}

@@ -23,17 +23,21 @@ type Tally struct {
 	index map[string]int // player name -> id, in order of appearance
 	names []string
 
-	// The first mover's record by (first mover, second mover): every
-	// game, and the side balance's games. cells maps a key (pairKey) to
-	// its place in counts; counts hold no pointers, so that the collector
-	// has nothing to scan in them.
-	cells    map[uint64]int32
-	counts   []cellCount
-	games    int
-	draws    int
-	forfeits int
-	whites   int // side games in which White moved first
-	blacks   int
+	// The first mover's record by (first mover, second mover), of every
+	// game; forfeited holds, by place in counts, those of the games decided
+	// by a forfeit, so that the side balance's are the difference. cells
+	// maps a key (pairKey) to its place in counts: an index that Analyze
+	// lets go, for the fit not to hold it, and the next Add rebuilds.
+	// counts hold no pointers, so that the collector has nothing to scan
+	// in them.
+	cells     map[uint64]int32
+	counts    []cellCount
+	forfeited map[int32]wdl32
+	games     int
+	draws     int
+	forfeits  int
+	whites    int // side games in which White moved first
+	blacks    int
 
 	openings map[string]*openingTally // side games by opening
 	pairs    map[uint64]int32         // colour-reversed pairs by (lower id, higher id): index into pents
@@ -70,7 +74,6 @@ func (t *Tally) Add(g Game) error {
 	}
 	if t.index == nil {
 		t.index = make(map[string]int)
-		t.cells = make(map[uint64]int32)
 		t.openings = make(map[string]*openingTally)
 		t.pairs = make(map[uint64]int32)
 		t.open = make(map[string]openGame)
@@ -89,12 +92,17 @@ func (t *Tally) Add(g Game) error {
 		firstPoints = 0
 	}
 	t.games++
-	c := t.cell(first, second)
-	c.all.add(firstPoints)
+	k := t.cell(first, second)
+	t.counts[k].all.add(firstPoints)
 	if !g.decidedByPlay() {
 		t.forfeits++
+		if t.forfeited == nil {
+			t.forfeited = make(map[int32]wdl32)
+		}
+		f := t.forfeited[k]
+		f.add(firstPoints)
+		t.forfeited[k] = f
 	} else {
-		c.side.add(firstPoints)
 		if g.FirstMover == game.White {
 			t.whites++
 		} else {
@@ -129,13 +137,13 @@ func (t *Tally) Add(g Game) error {
 	if prev.white != lo {
 		points = 2 - points
 	}
-	k, ok := t.pairs[pairKey(lo, hi)]
+	pk, ok := t.pairs[pairKey(lo, hi)]
 	if !ok {
-		k = int32(len(t.pents))
-		t.pairs[pairKey(lo, hi)] = k
+		pk = int32(len(t.pents))
+		t.pairs[pairKey(lo, hi)] = pk
 		t.pents = append(t.pents, Pentanomial{})
 	}
-	t.pents[k].addPair(points)
+	t.pents[pk].addPair(points)
 	if prev.byPlay && this.byPlay {
 		t.sidePair.addPair(prev.firstPoints + this.firstPoints)
 	}
@@ -153,9 +161,12 @@ func (t *Tally) id(name string) int {
 	return i
 }
 
-// cellCount is the first mover's record between two players: every game,
-// and the side balance's games.
-type cellCount struct{ all, side wdl32 }
+// cellCount is the first mover's record between two players (ids) in
+// every game.
+type cellCount struct {
+	first, second int32
+	all           wdl32
+}
 
 // wdl32 counts wins, draws and losses compactly.
 type wdl32 struct{ w, d, l int32 }
@@ -176,15 +187,22 @@ func (c wdl32) games() int32 { return c.w + c.d + c.l }
 // pairKey packs two player ids into a map key.
 func pairKey(a, b int) uint64 { return uint64(a)<<32 | uint64(uint32(b)) }
 
-// cell returns the counts of the games first moved first against second.
-func (t *Tally) cell(first, second int) *cellCount {
+// cell returns the place in counts of the games first moved first against
+// second, making the index of counts again if Analyze let it go.
+func (t *Tally) cell(first, second int) int32 {
+	if t.cells == nil {
+		t.cells = make(map[uint64]int32, len(t.counts))
+		for i, c := range t.counts {
+			t.cells[pairKey(int(c.first), int(c.second))] = int32(i)
+		}
+	}
 	k, ok := t.cells[pairKey(first, second)]
 	if !ok {
 		k = int32(len(t.counts))
 		t.cells[pairKey(first, second)] = k
-		t.counts = append(t.counts, cellCount{})
+		t.counts = append(t.counts, cellCount{first: int32(first), second: int32(second)})
 	}
-	return &t.counts[k]
+	return k
 }
 
 // sorted returns the players' names in order and, for each id, its
@@ -204,15 +222,15 @@ func (t *Tally) sorted() (names []string, pos []int) {
 // true. Cells without games are left out.
 func (t *Tally) cellsOf(pos []int, side bool) []cell {
 	cells := make([]cell, 0, len(t.counts))
-	for k, i := range t.cells {
-		c := t.counts[i].all
-		if side {
-			c = t.counts[i].side
+	for i, k := range t.counts {
+		c := k.all
+		if f, ok := t.forfeited[int32(i)]; ok && side {
+			c = wdl32{w: c.w - f.w, d: c.d - f.d, l: c.l - f.l}
 		}
 		if c.games() == 0 {
 			continue
 		}
-		cells = append(cells, cell{f: pos[k>>32], s: pos[uint32(k)], w: float64(c.w), d: float64(c.d), l: float64(c.l)})
+		cells = append(cells, cell{f: pos[k.first], s: pos[k.second], w: float64(c.w), d: float64(c.d), l: float64(c.l)})
 	}
 	sortCells(cells)
 	return cells
