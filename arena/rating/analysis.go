@@ -3,6 +3,7 @@ package rating
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -645,22 +646,41 @@ func pentanomialStats(p Pentanomial, confidence float64) *PentanomialStats {
 func (p Pentanomial) reversed() Pentanomial { return Pentanomial{p[4], p[3], p[2], p[1], p[0]} }
 
 // pairStats returns one entry per pair of players that met, from the side
-// of the one ranking higher.
+// of the one ranking higher: every pair up to opt.MaxPairs of them, else
+// the nearest (see nearestPairs). It goes over the pairs twice rather
+// than gather them, so that it holds only the pairs it keeps.
 func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, opt Options) (out []PairStats, omitted, omittedGames int) {
+	var total, totalGames int
+	dist := make([]int, len(rank)) // pairs by their distance in the ranking
+	eachPair(cells, rank, func(k rankedPair, c WDL) {
+		total++
+		totalGames += c.Games()
+		dist[rank[k.b]-rank[k.a]]++
+	})
+	keep := nearestPairs(dist, opt.MaxPairs)
 	counts := make(map[rankedPair]WDL)
-	for _, c := range cells {
-		k, flipped := orderPair(rank, c.f, c.s)
-		w := counts[k]
-		w.addCounts(c, flipped)
-		counts[k] = w
+	type met struct {
+		k rankedPair
+		c WDL
 	}
-	keys := make([]rankedPair, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
+	var edge []met // the pairs at distance keep.edge, of which keep.fill are kept
+	keptGames := 0
+	eachPair(cells, rank, func(k rankedPair, c WDL) {
+		switch d := rank[k.b] - rank[k.a]; {
+		case d < keep.edge:
+			counts[k] = c
+			keptGames += c.Games()
+		case d == keep.edge:
+			edge = append(edge, met{k, c})
+		}
+	})
+	slices.SortFunc(edge, func(x, y met) int { return cmp.Compare(rank[x.k.a], rank[y.k.a]) })
+	for _, m := range edge[:keep.fill] {
+		counts[m.k] = m.c
+		keptGames += m.c.Games()
 	}
-	if len(keys) > opt.MaxPairs {
-		keys, omitted, omittedGames = nearestPairs(keys, counts, rank, opt.MaxPairs)
-	}
+	keys := slices.Collect(maps.Keys(counts))
+	omitted, omittedGames = total-len(keys), totalGames-keptGames
 	ptnml := t.pairPentanomials(keys, pos, rank)
 	slices.SortFunc(keys, func(x, y rankedPair) int {
 		if c := cmp.Compare(rank[x.a], rank[y.a]); c != 0 {
@@ -687,21 +707,54 @@ func orderPair(rank []int, x, y int) (k rankedPair, flipped bool) {
 	return rankedPair{x, y}, false
 }
 
-// nearestPairs keeps limit of the pairs keys: those nearest each other in
-// the ranking, whose order the reader questions, then the higher-ranked
-// first. It returns them, and how many pairs and games it left out.
-func nearestPairs(keys []rankedPair, counts map[rankedPair]WDL, rank []int, limit int) (kept []rankedPair, omitted, omittedGames int) {
-	slices.SortFunc(keys, func(x, y rankedPair) int {
-		if c := cmp.Compare(rank[x.b]-rank[x.a], rank[y.b]-rank[y.a]); c != 0 {
-			return c
+// eachPair calls fn once for each pair of players that met in cells
+// (sorted by first mover, then second mover), with their games from the
+// side of the higher-ranked.
+func eachPair(cells []cell, rank []int, fn func(k rankedPair, c WDL)) {
+	find := func(f, s int) (cell, bool) {
+		i, ok := slices.BinarySearchFunc(cells, cell{f: f, s: s}, func(a, b cell) int {
+			if c := cmp.Compare(a.f, b.f); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.s, b.s)
+		})
+		if !ok {
+			return cell{}, false
 		}
-		return cmp.Compare(rank[x.a], rank[y.a])
-	})
-	for _, k := range keys[limit:] {
-		w := counts[k]
-		omittedGames += w.Games()
+		return cells[i], true
 	}
-	return keys[:limit], len(keys) - limit, omittedGames
+	for _, c := range cells {
+		back, met := find(c.s, c.f)
+		if met && c.f > c.s {
+			continue // counted with the other order
+		}
+		k, flipped := orderPair(rank, c.f, c.s)
+		var w WDL
+		w.addCounts(c, flipped)
+		if met {
+			w.addCounts(back, !flipped)
+		}
+		fn(k, w)
+	}
+}
+
+// pairCut says which pairs nearestPairs keeps: those nearer each other in
+// the ranking than edge, and the fill higher-ranked of those at edge.
+type pairCut struct{ edge, fill int }
+
+// nearestPairs chooses limit of the pairs, dist[d] of which are d apart in
+// the ranking: those nearest each other, whose order the reader
+// questions, then the higher-ranked first. With limit or fewer pairs it
+// keeps them all.
+func nearestPairs(dist []int, limit int) pairCut {
+	kept := 0
+	for d, n := range dist {
+		if kept+n > limit {
+			return pairCut{edge: d, fill: limit - kept}
+		}
+		kept += n
+	}
+	return pairCut{edge: len(dist), fill: 0}
 }
 
 // pairPentanomials returns the pentanomial counts of the pairs keys, from

@@ -673,47 +673,81 @@ func groups(n int, cells []cell) ([]int, int) {
 // be reached from each other along edges "took points from": the condition
 // for finite maximum-likelihood ratings without a prior.
 func stronglyConnected(n int, cells []cell, group []int) bool {
-	adj := make([][]int, n)
-	radj := make([][]int, n)
-	link := func(a, b int) { adj[a] = append(adj[a], b); radj[b] = append(radj[b], a) }
-	for _, c := range cells {
-		if c.w+c.d > 0 {
-			link(c.f, c.s)
-		}
-		if c.l+c.d > 0 {
-			link(c.s, c.f)
-		}
-	}
-	reach := func(start int, edges [][]int) []bool {
-		seen := make([]bool, n)
-		stack := []int{start}
-		seen[start] = true
-		for len(stack) > 0 {
-			v := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, w := range edges[v] {
-				if !seen[w] {
-					seen[w] = true
-					stack = append(stack, w)
-				}
-			}
-		}
-		return seen
-	}
-	done := make(map[int]bool)
+	fw, bw := tookPoints(n, cells, false), tookPoints(n, cells, true)
+	done := make([]bool, len(group))
 	for i := range n {
 		if done[group[i]] {
 			continue
 		}
 		done[group[i]] = true
-		fw, bw := reach(i, adj), reach(i, radj)
+		from, to := fw.reach(i), bw.reach(i)
 		for j := range n {
-			if group[j] == group[i] && (!fw[j] || !bw[j]) {
+			if group[j] == group[i] && (!from[j] || !to[j]) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// edges is a directed graph of n players in compressed rows: the edges
+// from v go to to[start[v]:start[v+1]].
+type edges struct {
+	start []int32
+	to    []int32
+}
+
+// tookPoints returns the graph of "took points from" of the cells: an edge
+// from a to b when a scored against b, or, when reversed, from b to a.
+func tookPoints(n int, cells []cell, reversed bool) edges {
+	each := func(fn func(a, b int)) {
+		for _, c := range cells {
+			if c.w+c.d > 0 {
+				fn(c.f, c.s)
+			}
+			if c.l+c.d > 0 {
+				fn(c.s, c.f)
+			}
+		}
+	}
+	g := edges{start: make([]int32, n+1)}
+	each(func(a, b int) {
+		if reversed {
+			a = b
+		}
+		g.start[a+1]++
+	})
+	for v := range n {
+		g.start[v+1] += g.start[v]
+	}
+	g.to = make([]int32, g.start[n])
+	next := slices.Clone(g.start[:n])
+	each(func(a, b int) {
+		if reversed {
+			a, b = b, a
+		}
+		g.to[next[a]] = int32(b)
+		next[a]++
+	})
+	return g
+}
+
+// reach returns the players that can be reached from start.
+func (g edges) reach(start int) []bool {
+	seen := make([]bool, len(g.start)-1)
+	stack := []int32{int32(start)}
+	seen[start] = true
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, w := range g.to[g.start[v]:g.start[v+1]] {
+			if !seen[w] {
+				seen[w] = true
+				stack = append(stack, w)
+			}
+		}
+	}
+	return seen
 }
 
 // condense aggregates the games into cells keyed by (first, second) mover.
