@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -253,7 +254,7 @@ func (w *worker) play(ctx context.Context, t info) error {
 	if err != nil {
 		return err
 	}
-	s := &session{w: w, t: t, held: map[*held]bool{}}
+	s := &session{w: w, t: t, ctx: ctx, held: map[*held]bool{}}
 	var obs tournament.Observer
 	if t.Live {
 		obs = liveObserver{nc: w.nc, subject: liveSubject(t.ID)}
@@ -294,6 +295,9 @@ type session struct {
 	w    *worker
 	t    info
 	cons jetstream.Consumer
+	ctx  context.Context // the worker's: done when it stops
+
+	graceAt atomic.Int64 // see graceEnd
 
 	fetch sync.Mutex // one fetch at a time
 
@@ -444,7 +448,8 @@ func (s *session) record(rec *journal.Record) {
 }
 
 // send publishes a game's result, trying again until the stream has it:
-// a game finished is worth waiting for, even past a shutdown, for a while.
+// a game finished is worth waiting for, for a while, and for stopGrace
+// more once the worker is stopping (the coordinator plays it again).
 func (s *session) send(h *held, rec *journal.Record) bool {
 	data, err := json.Marshal(result{
 		Tournament: s.t.ID, Fingerprint: s.t.Fingerprint, Worker: s.w.opts.Name,
@@ -462,19 +467,40 @@ func (s *session) send(h *held, rec *journal.Record) bool {
 	m.Data = data
 	deadline := time.Now().Add(10 * time.Minute)
 	for wait := 200 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
-		pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if s.ctx.Err() != nil {
+			// The worker stops: a short grace, not the whole wait.
+			if end := s.graceEnd(); end.Before(deadline) {
+				deadline = end
+			}
+		}
+		try := time.Now().Add(10 * time.Second)
+		if deadline.Before(try) {
+			try = deadline
+		}
+		pctx, cancel := context.WithDeadline(context.Background(), try)
 		_, err := s.w.js.PublishMsg(pctx, m)
 		cancel()
 		if err == nil {
 			return true
 		}
-		if time.Now().After(deadline) {
+		if !time.Now().Add(wait).Before(deadline) {
 			s.w.logf("%s: game %d could not be sent (%v); the coordinator has it played again", s.t.Name, rec.ID, err)
 			return false
 		}
 		s.w.logf("%s: send game %d: %v; trying again", s.t.Name, rec.ID, err)
 		time.Sleep(wait)
 	}
+}
+
+// stopGrace is how long a stopping worker goes on trying to send the
+// games it finished.
+const stopGrace = 5 * time.Second
+
+// graceEnd returns when a stopping worker gives up sending the games it
+// finished: stopGrace after the first send that saw it stopping.
+func (s *session) graceEnd() time.Time {
+	s.graceAt.CompareAndSwap(0, time.Now().Add(stopGrace).UnixNano())
+	return time.Unix(0, s.graceAt.Load())
 }
 
 // finishDone acknowledges the batches whose games are all returned or
