@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/arena-games/arena/arena/game"
 )
@@ -81,13 +84,26 @@ func randomGames(n, games int) []Game {
 // BenchmarkAnalyzePlayers rates 10, 100 and 1,000 players from a million
 // games between players drawn at random (-bench.games sets how many): the
 // games go into a Tally one at a time, as arena rate takes them from a
-// file, and are analysed with both models.
+// file, and are analysed with both models. Besides the allocations it
+// reports the peak of the heap in use while tallying and analysing, above
+// what was in use before (the games given to the tally): peak-heap-MiB,
+// sampled every 10 ms.
 func BenchmarkAnalyzePlayers(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
 		games := randomGames(n, *benchGames)
 		for _, m := range []Model{BayesElo, Ordo} {
 			b.Run(fmt.Sprintf("players=%d/%s", n, m), func(b *testing.B) {
 				b.ReportAllocs()
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				base := ms.HeapAlloc
+				var peak uint64
+				stop := watchHeap(&peak)
+				defer func() {
+					stop()
+					b.ReportMetric(float64(peak-min(base, peak))/(1<<20), "peak-heap-MiB")
+				}()
 				for b.Loop() {
 					var t Tally
 					for _, g := range games {
@@ -102,4 +118,28 @@ func BenchmarkAnalyzePlayers(b *testing.B) {
 			})
 		}
 	}
+}
+
+// watchHeap samples the heap in use every 10 ms and keeps the largest value
+// in *peak until the returned function is called.
+func watchHeap(peak *uint64) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // exits when done is closed
+		defer wg.Done()
+		var ms runtime.MemStats
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			*peak = max(*peak, ms.HeapAlloc)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
