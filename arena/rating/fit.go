@@ -161,6 +161,17 @@ type problem struct {
 	// active lists the free parameters, the ratings first (in index
 	// order), then adv and drawElo when free; the others keep their values.
 	active []int
+	// hess is the (n+2)² Hessian that maximize and information fill,
+	// made once for both; information lets it go.
+	hess []float64
+}
+
+// hessian returns p.hess, made when needed.
+func (p *problem) hessian() []float64 {
+	if dim := p.n + 2; len(p.hess) != dim*dim {
+		p.hess = make([]float64, dim*dim)
+	}
+	return p.hess
 }
 
 func (p *problem) advIdx() int  { return p.n }
@@ -323,7 +334,7 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 	dim := p.n + 2
 	k := len(p.active)
 	grad := make([]float64, dim)
-	hess := make([]float64, dim*dim)
+	hess := p.hessian()
 	trial := make([]float64, dim)
 	ns := newNewtonSolver(k)
 	for iters = 1; iters <= maxNewton; iters++ {
@@ -444,10 +455,11 @@ func (p *problem) runaway(theta []float64) bool {
 func (p *problem) information(theta []float64) *mat.SymDense {
 	dim := p.n + 2
 	grad := make([]float64, dim)
-	hess := make([]float64, dim*dim)
+	hess := p.hessian()
 	p.evaluate(theta, grad, hess)
 	info := mat.NewSymDense(len(p.active), nil)
 	p.activeBlock(info, hess, -1)
+	p.hess = nil
 	return info
 }
 
