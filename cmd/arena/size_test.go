@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// The limits on a non-test function of the repository (see the
-// developers' guide): its lines, from func to the closing brace, and its
+// The limits on a non-test function of the repository (its code
+// style): its lines, from func to the closing brace, and its
 // cyclomatic complexity.
 const (
 	maxFuncLines      = 80
