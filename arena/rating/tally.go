@@ -117,20 +117,26 @@ func (t *Tally) Add(g Game) error {
 			o.c.add(firstPoints)
 		}
 	}
-	if g.PairKey == "" {
-		return nil
+	if g.PairKey != "" {
+		t.addPaired(g.PairKey, openGame{white: white, black: black, whitePoints: g.pointsFor(g.White), firstPoints: firstPoints, byPlay: g.decidedByPlay()})
 	}
-	this := openGame{white: white, black: black, whitePoints: g.pointsFor(g.White), firstPoints: firstPoints, byPlay: g.decidedByPlay()}
-	prev, ok := t.open[g.PairKey]
+	return nil
+}
+
+// addPaired counts a game of a colour-reversed pair: the first of the two
+// waits for the second, and the pair is counted once both are in.
+func (t *Tally) addPaired(key string, this openGame) {
+	prev, ok := t.open[key]
 	if !ok {
-		t.open[g.PairKey] = this
-		return nil
+		t.open[key] = this
+		return
 	}
-	delete(t.open, g.PairKey)
+	delete(t.open, key)
 	if prev.white != this.black || prev.black != this.white {
 		t.bad += 2
-		return nil
+		return
 	}
+	white, black := this.white, this.black
 	// The lower id's points: White's in one game, Black's in the other.
 	lo, hi := min(white, black), max(white, black)
 	points := prev.whitePoints + (1 - this.whitePoints)
@@ -147,7 +153,6 @@ func (t *Tally) Add(g Game) error {
 	if prev.byPlay && this.byPlay {
 		t.sidePair.addPair(prev.firstPoints + this.firstPoints)
 	}
-	return nil
 }
 
 // id returns the id of a player, adding it when new.
