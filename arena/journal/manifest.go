@@ -125,19 +125,12 @@ type BotSetup struct {
 // strengths apart. The time margin, which decides only what counts as a
 // loss on time, and the process limits are left out.
 func (m *Manifest) DataKey() string {
-	type play struct {
-		Name    string         `json:"name"`
-		Builtin string         `json:"builtin,omitempty"`
-		Command string         `json:"command,omitempty"`
-		Args    []string       `json:"args,omitempty"`
-		Options map[string]any `json:"options,omitempty"`
-		Time    string         `json:"time"`
-		Nodes   int64          `json:"nodes,omitempty"`
-		Depth   int            `json:"depth,omitempty"`
-	}
-	bots := make([]play, len(m.Setups))
+	bots := make([]BotSetup, len(m.Setups))
 	for i, s := range m.Setups {
-		bots[i] = play{s.Name, s.Builtin, s.Command, s.Args, s.Options, s.Time, s.Nodes, s.Depth}
+		// What does not decide the games is left out: zero, its
+		// omitempty field is not written.
+		s.MarginMS, s.Limits = 0, ""
+		bots[i] = s
 	}
 	h := sha256.New()
 	h.Write([]byte(m.Fingerprint + "\n"))
