@@ -15,6 +15,7 @@ import (
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/cheversi/solve"
+	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/schedule"
 )
 
@@ -541,16 +542,28 @@ func solveStatus(out io.Writer, rules *cheversi.Rules, root *cheversi.Position, 
 	if st.Known {
 		fmt.Fprintf(out, "value: %s (%s for %s, to move)\n", verdict(root, st.Value), st.Value, root.Turn())
 	} else {
-		fmt.Fprintf(out, "value: not known yet; %d units needed next\n", st.Frontier)
+		fmt.Fprintf(out, "value: %s; %d units needed next\n", boundsText(st.Lo, st.Hi, root.Turn()), st.Frontier)
 	}
 	for _, m := range st.Moves {
-		v := "not known yet"
+		v := boundsText(m.Lo, m.Hi, root.Turn())
 		if m.Known {
 			v = m.Value.String() + " for " + root.Turn().String()
 		}
 		fmt.Fprintf(out, "  %-6s %s\n", m.Move, v)
 	}
 	return nil
+}
+
+// boundsText says what bounds lo <= value <= hi tell of a value not known
+// yet, for the player side.
+func boundsText(lo, hi solve.Value, side game.Color) string {
+	switch {
+	case lo > solve.Loss:
+		return fmt.Sprintf("at least a %s for %s (a win not known yet)", lo, side)
+	case hi < solve.Win:
+		return fmt.Sprintf("at most a %s for %s (not a win; a draw not known yet)", hi, side)
+	}
+	return "not known yet"
 }
 
 // rulesName names a rule set as the command line gave it: the preset and

@@ -24,20 +24,23 @@
 // as a unit, recording it in a Results file before the next; the values
 // above the cut follow from the units' by minimax. A stopped solve loses at
 // most the units in progress. Which units are needed depends on the values
-// found: the driver looks at a position's moves in order and stops at the
-// first that wins; it waits for a position's first move before its others
-// (most positions are decided by their first move), and once the first
-// move is known not to win, solves all the others at once ("young brothers
-// wait", as in parallel alpha-beta). Positions that are images of each
-// other under the eight symmetries of the board are one unit.
+// found, and the driver asks no more than it needs: a value is two tests,
+// "at least a draw?" and then "a win?", and a move that settles a test
+// settles it whatever the other moves are. The driver looks at a
+// position's moves in order and stops at the first that settles the test;
+// it waits for a position's first move before its others (most positions
+// are decided by their first move), and once the first move is known not
+// to settle it, solves all the others at once ("young brothers wait", as
+// in parallel alpha-beta). Positions that are images of each other under
+// the eight symmetries of the board are one unit.
 //
 // # Proofs
 //
-// WriteProof writes the proof of a value from solved units: the winning
-// move at each won position, every move at each drawn or lost position,
-// down to the cut ply, and each leaf's value. ReadProof checks the tree
-// (that it follows the rules, leaves out no move it must have and that each
-// value follows from its children's) and CheckLeaves solves leaves again,
-// a sample or all of them. So a wrong value cannot hide in a proof that a
-// test checks.
+// WriteProof writes the proof of a value from solved units, as bounds: for
+// "at least" a win or a draw the move that holds it, for "at most" a loss
+// or a draw every move, down to the cut ply, and each leaf's value.
+// ReadProof checks the tree (that it follows the rules, leaves out no move
+// it must have and that each bound follows from its children's) and
+// CheckLeaves solves leaves again, a sample or all of them. So a wrong
+// value cannot hide in a proof that a test checks.
 package solve

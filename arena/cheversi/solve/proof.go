@@ -18,43 +18,110 @@ import (
 
 // A proof shows the value of a position down to the positions of a cut
 // ply, whose values it states and a checker solves again (all of them, or a
-// sample). It holds, for every position of the proof tree in depth-first
-// order, one record:
+// sample). A value is shown by bounds: a win is "at least a win", a loss
+// "at most a loss", a draw both "at least a draw" and "at most a draw". A
+// bound "at least t" needs one move whose position is at most -t for the
+// opponent; "at most t" needs every move's position to be at least -t. So a
+// draw needs, on each side, one move that holds it and, against each other
+// move, one answer: not the values of every move. The proof holds, for
+// every claim of its tree in depth-first order, one record:
 //
 //   - a leaf (a position at the cut ply, or a finished game): its value;
-//   - a won position: the index of the winning move among the position's
-//     distinct moves in the order children gives them (the moves whose
-//     positions are not images of an earlier move's under a symmetry of
-//     the board, sorted as the solver sorts them), followed by that move's
-//     subtree;
-//   - a drawn or lost position: the subtrees of all its distinct moves, in
-//     order;
+//   - "at least a win" or "at least a draw": the index of the move among
+//     the position's distinct moves in the order children gives them (the
+//     moves whose positions are not images of an earlier move's under a
+//     symmetry of the board, sorted as the solver sorts them), followed by
+//     the record of that move's position;
+//   - "at most a loss" or "at most a draw": the records of all its distinct
+//     moves' positions, in order;
 //   - a position met before (a transposition, or an image of an earlier
-//     position under a symmetry): nothing more; its value is the earlier
-//     one's.
+//     position under a symmetry) whose bounds shown there are enough:
+//     nothing more.
 //
 // So the positions are never written out: each follows from its parent and
-// an index, as the rules generate them. The file is gzip-compressed; its
-// text header names the rule set, the root position and the cut ply:
+// an index, as the rules generate them. The root has one record, or two for
+// a draw (at least, then at most). The file is gzip-compressed; its text
+// header names the rule set, the root position and the cut ply:
 //
-//	arena cheversi proof 1
+//	arena cheversi proof 2
 //	rules opening=king-first touch=opponent ...
 //	root 8/8/8/8/8/8/8/8 w 0 -
 //	cut 6
 //	value loss
 //	(an empty line, then the records)
-const proofMagic = "arena cheversi proof 1"
+const proofMagic = "arena cheversi proof 2"
 
 // Record tags.
 const (
 	tagLeafLoss byte = iota
 	tagLeafDraw
 	tagLeafWin
-	tagWin  // + uvarint index of the winning child
-	tagDraw // + every child
-	tagLoss // + every child
-	tagSeen // a position already in the proof
+	tagWin         // at least a win: + uvarint index of the move
+	_              // (a draw of proof format 1, which listed every move)
+	tagLoss        // at most a loss: + every move
+	tagSeen        // a position already in the proof
+	tagAtLeastDraw // + uvarint index of the move
+	tagAtMostDraw  // + every move
 )
+
+// claim is a bound on a position's value for the side to move: at least t
+// (atLeast) or at most t.
+type claim struct {
+	t       Value
+	atLeast bool
+}
+
+// holds reports whether bounds b imply c.
+func (b bounds) holds(c claim) bool {
+	if c.atLeast {
+		return b.lo >= c.t
+	}
+	return b.hi <= c.t
+}
+
+// with returns b narrowed by c.
+func (b bounds) with(c claim) bounds {
+	if c.atLeast {
+		b.lo = max(b.lo, c.t)
+	} else {
+		b.hi = min(b.hi, c.t)
+	}
+	return b
+}
+
+var unbounded = bounds{lo: Loss, hi: Win}
+
+// String returns "at least a draw", "at most a loss" and so on.
+func (c claim) String() string {
+	if c.atLeast {
+		return "at least a " + c.t.String()
+	}
+	return "at most a " + c.t.String()
+}
+
+// String returns "a win", "at least a draw", "unknown" and so on.
+func (b bounds) String() string {
+	switch {
+	case b.lo == b.hi:
+		return "a " + b.lo.String()
+	case b.lo > Loss:
+		return claim{b.lo, true}.String()
+	case b.hi < Win:
+		return claim{b.hi, false}.String()
+	}
+	return "unknown"
+}
+
+// rootClaims are the claims that show the value v.
+func rootClaims(v Value) []claim {
+	switch v {
+	case Win:
+		return []claim{{Win, true}}
+	case Loss:
+		return []claim{{Loss, false}}
+	}
+	return []claim{{Draw, true}, {Draw, false}}
+}
 
 // ErrIncomplete is returned by WriteProof when the results lack a value
 // the proof needs.
@@ -64,17 +131,19 @@ var ErrIncomplete = errors.New("the results do not prove the value yet")
 // cut ply, from the values in res, to w. It returns the root's value and the
 // number of leaves.
 func WriteProof(w io.Writer, rules *cheversi.Rules, root *cheversi.Position, cut int, res *Results) (Value, int, error) {
-	pw := &proofWriter{res: res, cut: cut, seen: map[uint64]Value{}, values: map[uint64]Value{}}
-	v, err := pw.value(root)
-	if err != nil {
-		return 0, 0, err
+	wk := newWalker(res, cut)
+	k := wk.eval(root)
+	if !k.ok {
+		return 0, 0, fmt.Errorf("%w: %d units needed next, the first %s", ErrIncomplete, len(wk.frontier), wk.frontier[0].Text())
 	}
 	zw := gzip.NewWriter(w)
 	bw := bufio.NewWriter(zw)
-	fmt.Fprintf(bw, "%s\n%s\nroot %s\ncut %d\nvalue %s\n\n", proofMagic, strings.TrimPrefix(rulesLine(rules), "# "), root.Text(), cut, v)
-	pw.w = bw
-	if err := pw.write(root); err != nil {
-		return 0, 0, err
+	fmt.Fprintf(bw, "%s\n%s\nroot %s\ncut %d\nvalue %s\n\n", proofMagic, strings.TrimPrefix(rulesLine(rules), "# "), root.Text(), cut, k.v)
+	pw := &proofWriter{wk: wk, w: bw, seen: map[uint64]bounds{}}
+	for _, c := range rootClaims(k.v) {
+		if err := pw.write(root, c); err != nil {
+			return 0, 0, err
+		}
 	}
 	if err := bw.Flush(); err != nil {
 		return 0, 0, err
@@ -82,98 +151,75 @@ func WriteProof(w io.Writer, rules *cheversi.Rules, root *cheversi.Position, cut
 	if err := zw.Close(); err != nil {
 		return 0, 0, err
 	}
-	return v, pw.leaves, nil
+	return k.v, pw.leaves, nil
 }
 
 type proofWriter struct {
-	res    *Results
-	cut    int
+	wk     *walker
 	w      *bufio.Writer
-	seen   map[uint64]Value // positions written
-	values map[uint64]Value // values computed
+	seen   map[uint64]bounds // what the records written show
 	leaves int
 	buf    [binary.MaxVarintLen64]byte
 }
 
-// value returns p's value from the results: directly at the cut ply, by
-// minimax of its children above it.
-func (pw *proofWriter) value(p *cheversi.Position) (Value, error) {
+// write writes the record of claim c on p, which the walker has shown.
+func (pw *proofWriter) write(p *cheversi.Position, c claim) error {
 	key := CanonicalKey(p)
-	if v, ok := pw.values[key]; ok {
-		return v, nil
-	}
-	var v Value
-	switch {
-	case p.Over():
-		v = terminalValue(p)
-	case p.Ply() >= pw.cut:
-		e, ok := pw.res.GetKey(key)
-		if !ok || e.Positions == 0 {
-			return 0, fmt.Errorf("%w: %s has no solved value", ErrIncomplete, p.Text())
-		}
-		v = e.Value
-	default:
-		// A won position needs one losing child; look at those with
-		// known values first so that no missing value stops it.
-		cs := children(p)
-		v = Loss
-		var missing error
-		for _, c := range cs {
-			cv, err := pw.value(&c.pos)
-			if err != nil {
-				missing = err
-				continue
-			}
-			v = max(v, cv.Neg())
-			if v == Win {
-				missing = nil
-				break
-			}
-		}
-		if missing != nil {
-			return 0, missing
-		}
-	}
-	pw.values[key] = v
-	return v, nil
-}
-
-func (pw *proofWriter) write(p *cheversi.Position) error {
-	key := CanonicalKey(p)
-	if _, ok := pw.seen[key]; ok {
+	b, ok := pw.seen[key]
+	if ok && b.holds(c) {
 		return pw.w.WriteByte(tagSeen)
 	}
-	v := pw.values[key]
-	pw.seen[key] = v
-	if p.Over() || p.Ply() >= pw.cut {
-		pw.leaves++
-		return pw.w.WriteByte(byte(int(v) + 1))
+	if !ok {
+		b = unbounded
 	}
-	cs := children(p)
-	if v == Win {
-		for i, c := range cs {
-			if cv, ok := pw.values[c.key]; ok && cv == Loss {
-				pw.w.WriteByte(tagWin)
-				n := binary.PutUvarint(pw.buf[:], uint64(i))
-				pw.w.Write(pw.buf[:n])
-				return pw.write(&c.pos)
-			}
+	if p.Over() || p.Ply() >= pw.wk.cut {
+		v := pw.wk.peek(p, key)
+		if v.lo != v.hi || !v.holds(c) {
+			return fmt.Errorf("%w: %s has no solved value", ErrIncomplete, p.Text())
 		}
-		return fmt.Errorf("%w: no winning move recorded in %s", ErrIncomplete, p.Text())
+		pw.seen[key] = v
+		pw.leaves++
+		return pw.w.WriteByte(byte(int(v.lo) + 1))
 	}
-	tag := tagDraw
-	if v == Loss {
+	pw.seen[key] = b.with(c)
+	if c.atLeast {
+		return pw.writeMove(p, c)
+	}
+	tag := tagAtMostDraw
+	if c.t == Loss {
 		tag = tagLoss
 	}
 	if err := pw.w.WriteByte(tag); err != nil {
 		return err
 	}
-	for _, c := range cs {
-		if err := pw.write(&c.pos); err != nil {
+	for _, ch := range children(p) {
+		if pw.wk.atLeast(&ch.pos, -c.t) != yes {
+			return fmt.Errorf("%w: %s after %s is not shown to be at least a %s", ErrIncomplete, ch.move, p.Text(), -c.t)
+		}
+		if err := pw.write(&ch.pos, claim{-c.t, true}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeMove writes the record of "p is at least c.t": the first move whose
+// position is shown to be at most -c.t for the opponent, and its record.
+func (pw *proofWriter) writeMove(p *cheversi.Position, c claim) error {
+	tag := tagAtLeastDraw
+	if c.t == Win {
+		tag = tagWin
+	}
+	for i, ch := range children(p) {
+		if pw.wk.atLeast(&ch.pos, 1-c.t) != no {
+			continue
+		}
+		pw.w.WriteByte(tag)
+		n := binary.PutUvarint(pw.buf[:], uint64(i))
+		pw.w.Write(pw.buf[:n])
+		return pw.write(&ch.pos, claim{-c.t, false})
+	}
+	return fmt.Errorf("%w: no move shown to hold a %s at %s", ErrIncomplete, c.t, p.Text())
 }
 
 // Proof is a proof read by ReadProof, its tree checked.
@@ -218,13 +264,8 @@ func ReadProof(r io.Reader) (*Proof, error) {
 		return nil, err
 	}
 	pr.known = map[uint64]bookEntry{}
-	rd := &proofReader{r: br, pr: pr, seen: map[uint64]Value{}}
-	v, err := rd.read(&pr.Root)
-	if err != nil {
+	if err := newProofReader(br, pr).readRoot(); err != nil {
 		return nil, err
-	}
-	if v != pr.Value {
-		return nil, fmt.Errorf("%w: the header says %s, the tree proves %s", ErrBadProof, pr.Value, v)
 	}
 	if _, err := br.ReadByte(); err != io.EOF {
 		return nil, fmt.Errorf("%w: records left after the tree", ErrBadProof)
@@ -316,55 +357,85 @@ func parseValue(s string) (Value, error) {
 type proofReader struct {
 	r    *bufio.Reader
 	pr   *Proof
-	seen map[uint64]Value
+	seen map[uint64]bounds
+	// moves holds, by canonical hash, the move (in the canonical
+	// orientation) that shows a position's lower bound.
+	moves map[uint64]cheversi.Move
 	// onLeaf, when not nil, gives the offset of each leaf record at the
 	// cut ply, kept in leafAt (for tests that alter a proof).
 	onLeaf func() int
 	leafAt []int
 }
 
-func (rd *proofReader) read(p *cheversi.Position) (Value, error) {
+func newProofReader(r *bufio.Reader, pr *Proof) *proofReader {
+	return &proofReader{r: r, pr: pr, seen: map[uint64]bounds{}, moves: map[uint64]cheversi.Move{}}
+}
+
+// readRoot reads the records of the root, which must show the value the
+// header states.
+func (rd *proofReader) readRoot() error {
+	for _, c := range rootClaims(rd.pr.Value) {
+		if err := rd.read(&rd.pr.Root, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read reads the record of p, which must show claim c.
+func (rd *proofReader) read(p *cheversi.Position, c claim) error {
 	tag, err := rd.r.ReadByte()
 	if err != nil {
-		return 0, fmt.Errorf("%w: the records end early, at %s", ErrBadProof, p.Text())
+		return fmt.Errorf("%w: the records end early, at %s", ErrBadProof, p.Text())
 	}
 	rd.pr.Nodes++
 	key := CanonicalKey(p)
+	b, met := rd.seen[key]
 	if tag == tagSeen {
-		v, ok := rd.seen[key]
-		if !ok {
-			return 0, fmt.Errorf("%w: %s is marked as met before and was not", ErrBadProof, p.Text())
+		if !met || !b.holds(c) {
+			return fmt.Errorf("%w: %s is marked as shown before and was not", ErrBadProof, p.Text())
 		}
-		return v, nil
+		return nil
 	}
-	if _, ok := rd.seen[key]; ok {
-		return 0, fmt.Errorf("%w: %s is written twice", ErrBadProof, p.Text())
+	if met && b.holds(c) {
+		return fmt.Errorf("%w: %s is shown twice", ErrBadProof, p.Text())
 	}
-	v, err := rd.node(p, tag)
+	if !met {
+		b = unbounded
+	}
+	shown, err := rd.node(p, tag, c)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	rd.seen[key] = v
-	return v, nil
+	if !shown.holds(c) {
+		return fmt.Errorf("%w: %s is to be %s, its record shows %s", ErrBadProof, p.Text(), c, shown)
+	}
+	rd.seen[key] = bounds{lo: max(b.lo, shown.lo), hi: min(b.hi, shown.hi)}
+	rd.know(p, rd.seen[key], tag)
+	return nil
 }
 
-func (rd *proofReader) node(p *cheversi.Position, tag byte) (Value, error) {
+// node reads the rest of a record with tag at p and returns what it shows.
+func (rd *proofReader) node(p *cheversi.Position, tag byte, c claim) (bounds, error) {
 	leaf := p.Over() || p.Ply() >= rd.pr.Cut
 	switch {
 	case tag <= tagLeafWin && !leaf:
-		return 0, fmt.Errorf("%w: a leaf at %s, above the cut ply %d", ErrBadProof, p.Text(), rd.pr.Cut)
+		return bounds{}, fmt.Errorf("%w: a leaf at %s, above the cut ply %d", ErrBadProof, p.Text(), rd.pr.Cut)
 	case tag > tagLeafWin && leaf:
-		return 0, fmt.Errorf("%w: %s should be a leaf", ErrBadProof, p.Text())
+		return bounds{}, fmt.Errorf("%w: %s should be a leaf", ErrBadProof, p.Text())
 	case tag <= tagLeafWin:
-		return rd.leaf(p, Value(tag)-1)
+		v, err := rd.leaf(p, Value(tag)-1)
+		return bounds{lo: v, hi: v}, err
 	case tag == tagWin:
-		return rd.won(p)
-	case tag == tagDraw:
-		return rd.all(p, Draw)
+		return rd.move(p, Win)
+	case tag == tagAtLeastDraw:
+		return rd.move(p, Draw)
 	case tag == tagLoss:
 		return rd.all(p, Loss)
+	case tag == tagAtMostDraw:
+		return rd.all(p, Draw)
 	}
-	return 0, fmt.Errorf("%w: unknown record %d at %s", ErrBadProof, tag, p.Text())
+	return bounds{}, fmt.Errorf("%w: unknown record %d at %s", ErrBadProof, tag, p.Text())
 }
 
 // leaf records a leaf stated to have value v; a finished game's value is
@@ -376,57 +447,52 @@ func (rd *proofReader) leaf(p *cheversi.Position, v Value) (Value, error) {
 		}
 		return v, nil
 	}
-	key := CanonicalKey(p)
-	rd.pr.Leaves = append(rd.pr.Leaves, Entry{Key: key, Position: *p, Value: v})
-	if rd.pr.known != nil {
-		rd.pr.known[key] = bookEntry{v: v}
-	}
+	rd.pr.Leaves = append(rd.pr.Leaves, Entry{Key: CanonicalKey(p), Position: *p, Value: v})
 	if rd.onLeaf != nil {
 		rd.leafAt = append(rd.leafAt, rd.onLeaf())
 	}
 	return v, nil
 }
 
-// won reads the winning move of a position stated won, and its subtree,
-// which must be a loss for the opponent.
-func (rd *proofReader) won(p *cheversi.Position) (Value, error) {
+// move reads the move of a position shown to be at least t, and its
+// record, which must show the opponent at most -t.
+func (rd *proofReader) move(p *cheversi.Position, t Value) (bounds, error) {
 	cs := children(p)
 	i, err := binary.ReadUvarint(rd.r)
 	if err != nil || i >= uint64(len(cs)) {
-		return 0, fmt.Errorf("%w: bad move index at %s", ErrBadProof, p.Text())
+		return bounds{}, fmt.Errorf("%w: bad move index at %s", ErrBadProof, p.Text())
 	}
-	cv, err := rd.read(&cs[i].pos)
-	if err != nil {
-		return 0, err
+	if err := rd.read(&cs[i].pos, claim{-t, false}); err != nil {
+		return bounds{}, err
 	}
-	if cv != Loss {
-		return 0, fmt.Errorf("%w: %s after %s is a %s for the mover, not a loss", ErrBadProof, cs[i].move, p.Text(), cv)
-	}
-	if rd.pr.known != nil {
-		_, key, sym := Canonical(p)
-		rd.pr.known[key] = bookEntry{Win, sym.Move(cs[i].move)}
-	}
-	return Win, nil
+	_, key, sym := Canonical(p)
+	rd.moves[key] = sym.Move(cs[i].move)
+	return bounds{lo: t, hi: Win}, nil
 }
 
-// all reads the subtrees of every move of a position stated a want (a
-// draw or a loss), whose best must be just that.
-func (rd *proofReader) all(p *cheversi.Position, want Value) (Value, error) {
-	best := Loss
+// all reads the records of every move of a position shown to be at most t,
+// each of which must show the opponent at least -t.
+func (rd *proofReader) all(p *cheversi.Position, t Value) (bounds, error) {
 	for _, c := range children(p) {
-		cv, err := rd.read(&c.pos)
-		if err != nil {
-			return 0, err
+		if err := rd.read(&c.pos, claim{-t, true}); err != nil {
+			return bounds{}, err
 		}
-		best = max(best, cv.Neg())
 	}
-	if best != want {
-		return 0, fmt.Errorf("%w: %s is stated a %s but its moves give a %s", ErrBadProof, p.Text(), want, best)
+	return bounds{lo: Loss, hi: t}, nil
+}
+
+// know records in the proof's book what is shown of p: its value where
+// both bounds meet, with the move that holds it where there is one.
+func (rd *proofReader) know(p *cheversi.Position, b bounds, tag byte) {
+	if rd.pr.known == nil || b.lo != b.hi {
+		return
 	}
-	if rd.pr.known != nil {
-		rd.pr.known[CanonicalKey(p)] = bookEntry{v: want}
+	key := CanonicalKey(p)
+	e := bookEntry{v: b.lo}
+	if m, ok := rd.moves[key]; ok && b.lo >= Draw {
+		e.move = m
 	}
-	return want, nil
+	rd.pr.known[key] = e
 }
 
 // CheckLeaves solves n leaves of pr (all of them when n <= 0 or n is at

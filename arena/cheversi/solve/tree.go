@@ -46,83 +46,154 @@ type known struct {
 	ok bool
 }
 
+// answer is the answer to "is the value at least t?": yes, no, or not
+// known yet.
+type answer int8
+
+const (
+	unknown answer = iota
+	yes
+	no
+)
+
+// bounds are what is known of a value: lo <= value <= hi.
+type bounds struct {
+	lo, hi Value
+	// pending marks the thresholds (index t) whose test was found not to
+	// follow from the results in this walk: asked again, it is still not
+	// known (the results do not change during a walk).
+	pending [2]bool
+}
+
 // walker computes the values of positions above the cut ply from the
 // values of the positions at the cut ply, which it takes from a Results,
 // and lists the positions at the cut ply it needs and does not have: the
 // frontier.
 //
+// It never asks more than it needs: a position's value is found by two
+// tests, "is it at least a draw?" and then, if so, "is it a win?", and a
+// test at a position needs one move whose position fails the opposite test
+// for the opponent, or all of them to pass it. So a move that holds a draw
+// refutes a win at once, whatever the other moves are (alpha-beta on the
+// three values, as the null-window searches of Schaeffer's checkers
+// solver).
+//
 // At each position it looks at the moves in order and stops at the first
-// that wins. When the value of the first move is not known it waits for it
-// before looking at the others (most positions are decided by their first
-// move); once the first move is known not to win, all the others are needed
-// anyway, and their needs join the frontier together. (This is the "young
-// brothers wait" rule of parallel alpha-beta search.)
+// that settles the test. When the answer for the first move is not known
+// it waits for it before looking at the others (most positions are decided
+// by their first move); once the first move is known not to settle it, all
+// the others are needed anyway, and their needs join the frontier together.
+// (This is the "young brothers wait" rule of parallel alpha-beta search.)
 type walker struct {
 	res  *Results
 	cut  int
-	memo map[uint64]known
+	memo map[uint64]bounds
 
 	frontier []cheversi.Position
 	inFront  map[uint64]bool
 }
 
 func newWalker(res *Results, cut int) *walker {
-	return &walker{res: res, cut: cut, memo: map[uint64]known{}, inFront: map[uint64]bool{}}
+	return &walker{res: res, cut: cut, memo: map[uint64]bounds{}, inFront: map[uint64]bool{}}
 }
 
 // eval returns the value of p for the side to move, if it follows from the
 // known values; if not, the positions it needs are on the frontier.
 func (w *walker) eval(p *cheversi.Position) known {
-	key := CanonicalKey(p)
-	if k, ok := w.memo[key]; ok {
-		return k
+	switch w.atLeast(p, Draw) {
+	case unknown:
+		return known{}
+	case no:
+		return known{Loss, true}
 	}
-	k := w.evalNew(p, key)
-	w.memo[key] = k
-	return k
+	switch w.atLeast(p, Win) {
+	case yes:
+		return known{Win, true}
+	case no:
+		return known{Draw, true}
+	}
+	return known{}
 }
 
-func (w *walker) evalNew(p *cheversi.Position, key uint64) known {
+// peek returns what is known of p's value without searching: from a solved
+// unit, a finished game or an earlier test of this walk.
+func (w *walker) peek(p *cheversi.Position, key uint64) bounds {
+	if b, ok := w.memo[key]; ok {
+		return b
+	}
 	if e, ok := w.res.GetKey(key); ok {
-		return known{e.Value, true}
+		return bounds{lo: e.Value, hi: e.Value}
 	}
 	if p.Over() {
-		return known{terminalValue(p), true}
+		v := terminalValue(p)
+		return bounds{lo: v, hi: v}
 	}
+	return bounds{lo: Loss, hi: Win}
+}
+
+// atLeast answers whether p's value for the side to move is at least t
+// (Draw or Win), if that follows from the known values; if not, the
+// positions it needs are on the frontier.
+func (w *walker) atLeast(p *cheversi.Position, t Value) answer {
+	key := CanonicalKey(p)
+	b := w.peek(p, key)
+	switch {
+	case b.lo >= t:
+		return yes
+	case b.hi < t:
+		return no
+	case b.pending[t]:
+		return unknown
+	}
+	var a answer
 	if p.Ply() >= w.cut {
 		if !w.inFront[key] {
 			w.inFront[key] = true
 			w.frontier = append(w.frontier, *p)
 		}
-		return known{}
+	} else {
+		a = w.atLeastNew(p, t)
 	}
+	switch a {
+	case yes:
+		b.lo = t
+	case no:
+		b.hi = t - 1
+	default:
+		b.pending[t] = true
+	}
+	w.memo[key] = b
+	return a
+}
+
+// atLeastNew answers atLeast for a position above the cut ply from its
+// moves: p is at least t when one move leads to a position below 1-t for
+// the opponent (at most -t), and below t when every move leads to one at
+// least 1-t.
+func (w *walker) atLeastNew(p *cheversi.Position, t Value) answer {
 	cs := children(p)
-	// A child already known to lose for its mover decides p at once.
-	for _, c := range cs {
-		if e, ok := w.res.GetKey(c.key); ok && e.Value == Loss {
-			return known{Win, true}
+	// A move already known to settle the test settles it at once.
+	for i := range cs {
+		if w.peek(&cs[i].pos, cs[i].key).hi < 1-t {
+			return yes
 		}
 	}
-	best, all := Loss, true
-	for i, c := range cs {
-		k := w.eval(&c.pos)
-		if !k.ok {
+	all := true
+	for i := range cs {
+		switch w.atLeast(&cs[i].pos, 1-t) {
+		case no:
+			return yes
+		case unknown:
 			all = false
 			if i == 0 {
-				return known{}
+				return unknown
 			}
-			continue
 		}
-		v := k.v.Neg()
-		if v == Win {
-			return known{Win, true}
-		}
-		best = max(best, v)
 	}
-	if !all {
-		return known{}
+	if all {
+		return no
 	}
-	return known{best, true}
+	return unknown
 }
 
 // terminalValue returns the value of a finished game for the side to move
@@ -166,6 +237,8 @@ type Status struct {
 	// Value is the position's value for the side to move, if known.
 	Value Value
 	Known bool
+	// Lo and Hi bound the value where it is not known: Lo <= value <= Hi.
+	Lo, Hi Value
 	// Moves are the position's distinct moves with their values for the
 	// mover, where known (Known false where not yet).
 	Moves []MoveStatus
@@ -173,24 +246,28 @@ type Status struct {
 	Frontier int
 }
 
-// MoveStatus is a move and, if known, its value for the player making it.
+// MoveStatus is a move and what is known of its value for the player
+// making it: Lo <= value <= Hi, the value itself when Known.
 type MoveStatus struct {
-	Move  cheversi.Move
-	Value Value
-	Known bool
+	Move   cheversi.Move
+	Value  Value
+	Known  bool
+	Lo, Hi Value
 }
 
 // StatusOf returns what res tells of p, solved in units at the cut ply.
 func StatusOf(res *Results, p *cheversi.Position, cut int) Status {
 	w := newWalker(res, cut)
 	k := w.eval(p)
-	st := Status{Value: k.v, Known: k.ok, Frontier: len(w.frontier)}
+	b := w.peek(p, CanonicalKey(p))
+	st := Status{Value: k.v, Known: k.ok, Lo: b.lo, Hi: b.hi, Frontier: len(w.frontier)}
 	if p.Ply() >= cut {
 		return st
 	}
 	for _, c := range children(p) {
 		ck := w.eval(&c.pos)
-		st.Moves = append(st.Moves, MoveStatus{Move: c.move, Value: ck.v.Neg(), Known: ck.ok})
+		b := w.peek(&c.pos, c.key)
+		st.Moves = append(st.Moves, MoveStatus{Move: c.move, Value: ck.v.Neg(), Known: ck.ok, Lo: b.hi.Neg(), Hi: b.lo.Neg()})
 	}
 	return st
 }
