@@ -334,7 +334,7 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 		return nil, ErrNoGames
 	}
 	names, pos := t.sorted()
-	t.cells = nil // the index of the counts: the next Add makes it again
+	t.cells = cellIndex{} // the index of the counts: the next Add makes it again
 	cells := t.cellsOf(pos, false)
 	fit, err := fitAll(names, cells, opt)
 	if err != nil {
@@ -711,28 +711,16 @@ func orderPair(rank []int, x, y int) (k rankedPair, flipped bool) {
 // (sorted by first mover, then second mover), with their games from the
 // side of the higher-ranked.
 func eachPair(cells []cell, rank []int, fn func(k rankedPair, c WDL)) {
-	find := func(f, s int) (cell, bool) {
-		i, ok := slices.BinarySearchFunc(cells, cell{f: f, s: s}, func(a, b cell) int {
-			if c := cmp.Compare(a.f, b.f); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.s, b.s)
-		})
-		if !ok {
-			return cell{}, false
-		}
-		return cells[i], true
-	}
 	for _, c := range cells {
-		back, met := find(c.s, c.f)
+		j, met := findCell(cells, c.s, c.f)
 		if met && c.f > c.s {
 			continue // counted with the other order
 		}
-		k, flipped := orderPair(rank, c.f, c.s)
+		k, flipped := orderPair(rank, int(c.f), int(c.s))
 		var w WDL
 		w.addCounts(c, flipped)
 		if met {
-			w.addCounts(back, !flipped)
+			w.addCounts(cells[j], !flipped)
 		}
 		fn(k, w)
 	}

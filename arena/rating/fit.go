@@ -138,19 +138,31 @@ func (f *FitResult) LOS(i, j int) float64 {
 func (f *FitResult) AdvantageElo() float64 { return f.Advantage * f.Scale }
 
 // cell aggregates the games between one first mover and one second mover.
+// The players are int32 and the prior's virtual draws are held apart
+// (problem.vd), so that a cell takes 32 bytes: a field of a thousand
+// players has up to a million cells.
 type cell struct {
-	f, s    int     // first and second mover
+	f, s    int32   // first and second mover
 	w, d, l float64 // first mover's wins, draws and losses, virtual draws included
-	vd      float64 // virtual draws (the prior) included in d
 }
 
 func (c *cell) total() float64 { return c.w + c.d + c.l }
 
-// realDraws returns the drawn games that were played.
-func (c *cell) realDraws() float64 { return c.d - c.vd }
+// realDraws returns the drawn games of cell i that were played.
+func (p *problem) realDraws(i int) float64 {
+	if p.vd == nil {
+		return p.cells[i].d
+	}
+	return p.cells[i].d - p.vd[i]
+}
 
-// realGames returns the games that were played.
-func (c *cell) realGames() float64 { return c.total() - c.vd }
+// realGames returns the games of cell i that were played.
+func (p *problem) realGames(i int) float64 {
+	if p.vd == nil {
+		return p.cells[i].total()
+	}
+	return p.cells[i].total() - p.vd[i]
+}
 
 // problem is a likelihood to maximise over ratings, advantage and drawElo.
 // Parameter vector: r_0..r_{n-1}, adv, drawElo.
@@ -158,6 +170,9 @@ type problem struct {
 	model Model
 	n     int
 	cells []cell
+	// vd holds the prior's virtual draws of each cell, included in its
+	// draws; nil without a prior.
+	vd []float64
 	// active lists the free parameters, the ratings first (in index
 	// order), then adv and drawElo when free; the others keep their values.
 	active []int
@@ -220,7 +235,7 @@ func (p *problem) evaluate(theta, grad, hess []float64) float64 {
 		}
 		// x moves with r_f, r_s and adv with slopes s·sgn; delta with
 		// drawElo with slope s.
-		idx := [3]int{c.f, c.s, n}
+		idx := [3]int{int(c.f), int(c.s), n}
 		sgn := [3]float64{1, -1, 1}
 		dx, hxx := s*t.dx, s*s*t.hxx
 		for a := range idx {
@@ -540,7 +555,7 @@ func (p *problem) ordoDrawRate(theta []float64) float64 {
 	for i := range p.cells {
 		c := &p.cells[i]
 		es[i] = sigmoid(ordoBeta * (theta[c.f] + theta[n] - theta[c.s]))
-		draws += c.realDraws()
+		draws += p.realDraws(i)
 	}
 	if draws == 0 {
 		return 0
@@ -548,8 +563,7 @@ func (p *problem) ordoDrawRate(theta []float64) float64 {
 	expected := func(d0 float64) float64 {
 		var s float64
 		for i := range p.cells {
-			c := &p.cells[i]
-			s += c.realGames() * ordoDrawProb(es[i], d0)
+			s += p.realGames(i) * ordoDrawProb(es[i], d0)
 		}
 		return s
 	}
@@ -609,8 +623,8 @@ func (p *problem) ordoDrawRateSE(theta []float64, d0 float64) float64 {
 		c := &p.cells[i]
 		e := sigmoid(ordoBeta * (theta[c.f] + theta[p.n] - theta[c.s]))
 		pd := ordoDrawProb(e, d0)
-		variance += c.realGames() * pd * (1 - pd)
-		slope += c.realGames() * (ordoDrawProb(e, math.Min(d0+h, 1)) - ordoDrawProb(e, math.Max(d0-h, 0))) / (math.Min(d0+h, 1) - math.Max(d0-h, 0))
+		variance += p.realGames(i) * pd * (1 - pd)
+		slope += p.realGames(i) * (ordoDrawProb(e, math.Min(d0+h, 1)) - ordoDrawProb(e, math.Max(d0-h, 0))) / (math.Min(d0+h, 1) - math.Max(d0-h, 0))
 	}
 	if !(slope > 0) {
 		return 0
@@ -651,7 +665,7 @@ func groups(n int, cells []cell) ([]int, int) {
 		return i
 	}
 	for _, c := range cells {
-		a, b := find(c.f), find(c.s)
+		a, b := find(int(c.f)), find(int(c.s))
 		if a != b {
 			parent[max(a, b)] = min(a, b)
 		}
@@ -715,10 +729,10 @@ func tookPoints(n int, cells []cell, reversed bool) edges {
 	each := func(fn func(a, b int)) {
 		for _, c := range cells {
 			if c.w+c.d > 0 {
-				fn(c.f, c.s)
+				fn(int(c.f), int(c.s))
 			}
 			if c.l+c.d > 0 {
-				fn(c.s, c.f)
+				fn(int(c.s), int(c.f))
 			}
 		}
 	}
@@ -774,7 +788,7 @@ func condense(games []Game, index map[string]int) []cell {
 		if !ok {
 			i = len(cells)
 			at[k] = i
-			cells = append(cells, cell{f: k.f, s: k.s})
+			cells = append(cells, cell{f: int32(k.f), s: int32(k.s)})
 		}
 		c := &cells[i]
 		switch pts {
@@ -791,50 +805,84 @@ func condense(games []Game, index map[string]int) []cell {
 }
 
 // sortCells orders cells by first mover, then second mover.
-func sortCells(cells []cell) {
-	slices.SortFunc(cells, func(a, b cell) int {
-		if c := cmp.Compare(a.f, b.f); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.s, b.s)
-	})
+func sortCells(cells []cell) { slices.SortFunc(cells, compareCells) }
+
+// compareCells orders cells by first mover, then second mover.
+func compareCells(a, b cell) int {
+	if c := cmp.Compare(a.f, b.f); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.s, b.s)
 }
 
 // addPrior spreads prior virtual draws per player over its opponents as
 // bayeselo does: for players i and j that met n_ij times, with N_i and N_j
 // games in all, 0.25·prior·n_ij·(1/N_i + 1/N_j) draws are added with each
-// of them moving first. It returns new cells and leaves cells as they are.
-func addPrior(n int, cells []cell, prior float64) []cell {
+// of them moving first. It returns new cells, sorted, with the virtual
+// draws of each (included in its draws), and leaves cells as they are.
+func addPrior(n int, cells []cell, prior float64) ([]cell, []float64) {
 	cells = slices.Clone(cells)
-	type key struct{ f, s int }
-	pairGames := make(map[key]float64)
+	sortCells(cells)
 	total := make([]float64, n)
-	at := make(map[key]int)
-	for i, c := range cells {
+	for _, c := range cells {
 		g := c.total()
-		a, b := min(c.f, c.s), max(c.f, c.s)
-		pairGames[key{a, b}] += g
 		total[c.f] += g
 		total[c.s] += g
-		at[key{c.f, c.s}] = i
 	}
-	// Each cell takes the draws of one pair, so the order of the pairs
-	// does not matter: the cells are sorted at the end.
-	for k, games := range pairGames {
-		v := 0.25 * prior * games * (1/total[k.f] + 1/total[k.s])
-		for _, o := range []key{{k.f, k.s}, {k.s, k.f}} {
-			i, ok := at[o]
-			if !ok {
-				i = len(cells)
-				at[o] = i
-				cells = append(cells, cell{f: o.f, s: o.s})
-			}
-			cells[i].d += v
-			cells[i].vd += v
+	m := len(cells)
+	vd := make([]float64, m)
+	// The cells of pairs met with one colour only: their virtual draws
+	// are all they hold, so d is their vd.
+	var extra []cell
+	for i := range cells[:m] {
+		c := &cells[i]
+		lo, hi := min(c.f, c.s), max(c.f, c.s)
+		j, back := findCell(cells[:m], c.s, c.f)
+		var games float64
+		switch {
+		case !back:
+			games = c.total()
+		case c.f == lo:
+			games = c.total() + cells[j].total()
+		default:
+			games = cells[j].total() + c.total()
+		}
+		vd[i] = 0.25 * prior * games * (1/total[lo] + 1/total[hi])
+		if !back {
+			extra = append(extra, cell{f: c.s, s: c.f, d: vd[i]})
 		}
 	}
-	sortCells(cells)
-	return cells
+	for i := range cells { // once every pair's games are known
+		cells[i].d += vd[i]
+	}
+	sortCells(extra)
+	return mergeCells(cells, vd, extra)
+}
+
+// mergeCells merges extra, sorted cells that are not in cells and whose
+// draws are all virtual, into cells and their virtual draws vd, both
+// sorted, from the end so that no third copy is made.
+func mergeCells(cells []cell, vd []float64, extra []cell) ([]cell, []float64) {
+	m, e := len(cells), len(extra)
+	cells = slices.Grow(cells, e)[:m+e]
+	vd = slices.Grow(vd, e)[:m+e]
+	i, j := m-1, e-1
+	for k := m + e - 1; j >= 0; k-- {
+		if i >= 0 && compareCells(cells[i], extra[j]) > 0 {
+			cells[k], vd[k] = cells[i], vd[i]
+			i--
+		} else {
+			cells[k], vd[k] = extra[j], extra[j].d
+			j--
+		}
+	}
+	return cells, vd
+}
+
+// findCell returns the place in cells (sorted) of the cell of first
+// mover f and second mover s, and whether there is one.
+func findCell(cells []cell, f, s int32) (int, bool) {
+	return slices.BinarySearchFunc(cells, cell{f: f, s: s}, compareCells)
 }
 
 // Fit fits ratings, the first mover's advantage and the draw parameter to
@@ -892,9 +940,9 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 		Scale:   1,
 		index:   index,
 	}
-	cells = res.withPrior(cells, opt)
+	cells, vd := res.withPrior(cells, opt)
 
-	p := &problem{model: opt.Model, n: n, cells: cells}
+	p := &problem{model: opt.Model, n: n, cells: cells, vd: vd}
 	fixed := referencePlayers(group, ngroups, anchors)
 	notes := slices.Clone(res.Notes)
 	theta, info, cov, err := p.fit(res, fixed, anchors, opt.Offset, 1)
@@ -942,8 +990,9 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 
 // withPrior adds the prior's virtual draws to cells when the model takes
 // them: always in BayesElo, in Ordo when some players won or lost every
-// game against the others.
-func (res *FitResult) withPrior(cells []cell, opt Options) []cell {
+// game against the others. It returns the cells and their virtual draws
+// (nil without a prior).
+func (res *FitResult) withPrior(cells []cell, opt Options) ([]cell, []float64) {
 	n := len(res.Players)
 	switch {
 	case opt.Model == BayesElo:
@@ -954,9 +1003,9 @@ func (res *FitResult) withPrior(cells []cell, opt Options) []cell {
 			"some players won or lost every game against the others; %g virtual draws per player were added so that ratings stay finite", res.Prior))
 	}
 	if res.Prior > 0 {
-		cells = addPrior(n, cells, res.Prior)
+		return addPrior(n, cells, res.Prior)
 	}
-	return cells
+	return cells, nil
 }
 
 // setDraws sets the draw parameter and the draw rate with its interval
@@ -989,18 +1038,36 @@ func (res *FitResult) setDraws(p *problem, theta []float64, cov *mat.SymDense, o
 		// the sandwich form with the per-game variance of the fitted draw
 		// model. (When every game was drawn that variance is zero and the
 		// plain inverse is kept.)
-		// (Dense copies: gonum multiplies two symmetric matrices element
-		// by element, but dense ones with its blocked kernels. Three
-		// k×k matrices in all: the product goes into the meat's, and the
-		// result into the first product's.)
-		var covD, tmp mat.Dense
-		covD.CloneFrom(cov)
+		// (Dense matrices: gonum multiplies two symmetric matrices
+		// element by element, but dense ones with its blocked kernels.
+		// cov's lower triangle is filled in so that its storage is also
+		// a dense matrix; three k×k matrices in all: the product goes
+		// into the meat's, and the result into the first product's.)
+		covD := denseOf(cov)
 		meat := p.ordoMeat(theta, res.DrawRate)
-		tmp.Mul(&covD, meat)
-		meat.Mul(&tmp, &covD)
+		var tmp mat.Dense
+		tmp.Mul(covD, meat)
+		meat.Mul(&tmp, covD)
 		cov = symmetricInto(tmp.RawMatrix().Data, meat)
 	}
 	return cov
+}
+
+// denseOf returns s as a dense matrix on the same storage, its lower
+// triangle filled in from the upper (which s alone reads).
+func denseOf(s *mat.SymDense) *mat.Dense {
+	raw := s.RawSymmetric()
+	if raw.Stride != raw.N {
+		var d mat.Dense
+		d.CloneFrom(s)
+		return &d
+	}
+	for i := range raw.N {
+		for j := i + 1; j < raw.N; j++ {
+			raw.Data[j*raw.Stride+i] = raw.Data[i*raw.Stride+j]
+		}
+	}
+	return mat.NewDense(raw.N, raw.N, raw.Data[:raw.N*raw.N])
 }
 
 // bayesScale is bayeselo's display scale 4x/(1+x)² with
@@ -1094,7 +1161,13 @@ func (res *FitResult) setRatings(raw []float64, v *mat.Dense, anchors map[int]fl
 	for i, r := range anchors {
 		res.Ratings[i] = r // as given, not through the scale's rounding
 	}
-	cov := mat.NewSymDense(n, nil)
+	// Each entry of the upper triangle is read from v once, then
+	// overwritten: the covariance takes v's storage when it can.
+	var buf []float64
+	if raw := v.RawMatrix(); raw.Stride == n {
+		buf = raw.Data[:n*n]
+	}
+	cov := mat.NewSymDense(n, buf)
 	s2 := res.Scale * res.Scale
 	for i := range n {
 		gi := res.Group[i]

@@ -64,9 +64,9 @@ func standings(names []string, cells []cell, opt StandingOptions) []Standing {
 		out[i] = Standing{Name: name, Place: opt.Places[name], Byes: opt.Byes[name]}
 		out[i].Points = float64(out[i].Byes) * opt.ByePoints
 	}
-	met := tallyStandings(out, cells)
-	tiebreaks(out, met, opt)
-	headToHead(out, met)
+	tallyStandings(out, cells)
+	tiebreaks(out, cells, opt)
+	headToHead(out, cells)
 	slices.SortStableFunc(out, compareStandings)
 	for i := range out {
 		out[i].Rank = i + 1
@@ -78,48 +78,67 @@ func standings(names []string, cells []cell, opt StandingOptions) []Standing {
 // the one of lower index, and their games.
 type meeting struct{ points, games float64 }
 
-// tallyStandings adds the results of cells to out and returns the
-// meetings of each pair of players that met, by pairKey.
-func tallyStandings(out []Standing, cells []cell) map[uint64]*meeting {
-	met := map[uint64]*meeting{}
+// meetingOf returns the meeting of the players lo and hi (lo < hi) in
+// cells (sorted), and whether they met.
+func meetingOf(cells []cell, lo, hi int32) (m meeting, met bool) {
+	if i, ok := findCell(cells, lo, hi); ok {
+		c := &cells[i]
+		m.points += c.w + c.d/2
+		m.games += c.total()
+		met = true
+	}
+	if i, ok := findCell(cells, hi, lo); ok {
+		c := &cells[i]
+		m.points += c.l + c.d/2
+		m.games += c.total()
+		met = true
+	}
+	return m, met
+}
+
+// eachMeeting calls fn once for each two players that met in cells
+// (sorted), lo < hi: the cells are the tally, so that no map of the pairs
+// is made.
+func eachMeeting(cells []cell, fn func(lo, hi int32, m meeting)) {
+	for _, c := range cells {
+		lo, hi := min(c.f, c.s), max(c.f, c.s)
+		if c.f == hi {
+			if _, back := findCell(cells, lo, hi); back {
+				continue // met with the cell of lo moving first
+			}
+		}
+		m, _ := meetingOf(cells, lo, hi)
+		fn(lo, hi, m)
+	}
+}
+
+// tallyStandings adds the results of cells to out.
+func tallyStandings(out []Standing, cells []cell) {
 	for _, c := range cells {
 		f, s := &out[c.f], &out[c.s]
 		f.Wins, f.Draws, f.Losses = f.Wins+int(c.w), f.Draws+int(c.d), f.Losses+int(c.l)
 		s.Wins, s.Draws, s.Losses = s.Wins+int(c.l), s.Draws+int(c.d), s.Losses+int(c.w)
 		f.Points += c.w + c.d/2
 		s.Points += c.l + c.d/2
-		lo, hi, pts := c.f, c.s, c.w+c.d/2
-		if lo > hi {
-			lo, hi, pts = hi, lo, c.l+c.d/2
-		}
-		m := met[pairKey(lo, hi)]
-		if m == nil {
-			m = &meeting{}
-			met[pairKey(lo, hi)] = m
-		}
-		m.points += pts
-		m.games += c.total()
 	}
 	for i := range out {
 		out[i].Games = out[i].Wins + out[i].Draws + out[i].Losses
 	}
-	return met
 }
 
 // tiebreaks sets the Sonneborn-Berger score of each player of out, and
 // its Buchholz score when opt asks for it.
-func tiebreaks(out []Standing, met map[uint64]*meeting, opt StandingOptions) {
+func tiebreaks(out []Standing, cells []cell, opt StandingOptions) {
 	buchholz := make([]float64, len(out))
 	for i := range out {
 		buchholz[i] = float64(out[i].Byes) * out[i].Points
 	}
-	for k, m := range met {
-		lo, hi := int(k>>32), int(uint32(k))
+	eachMeeting(cells, func(lo, hi int32, m meeting) {
 		out[lo].SonnebornBerger += m.points * out[hi].Points
 		out[hi].SonnebornBerger += (m.games - m.points) * out[lo].Points
 		buchholz[lo] += m.games / float64(opt.RoundGames) * out[hi].Points
 		buchholz[hi] += m.games / float64(opt.RoundGames) * out[lo].Points
-	}
+	})
 	if opt.Buchholz {
 		for i := range out {
 			out[i].Buchholz = &buchholz[i]
@@ -130,7 +149,7 @@ func tiebreaks(out []Standing, met map[uint64]*meeting, opt StandingOptions) {
 // headToHead sets the head-to-head score of the players of out within
 // each group of players level on place and points that all met each
 // other.
-func headToHead(out []Standing, met map[uint64]*meeting) {
+func headToHead(out []Standing, cells []cell) {
 	type level struct {
 		place  int
 		points float64
@@ -144,7 +163,7 @@ func headToHead(out []Standing, met map[uint64]*meeting) {
 		if len(g) < 2 {
 			continue
 		}
-		if h2h, complete := groupHeadToHead(g, met); complete {
+		if h2h, complete := groupHeadToHead(g, cells); complete {
 			for a, i := range g {
 				out[i].HeadToHead = &h2h[a]
 			}
@@ -154,14 +173,14 @@ func headToHead(out []Standing, met map[uint64]*meeting) {
 
 // groupHeadToHead returns the points each player of the group g (indices)
 // scored against the others, and whether all of them met each other.
-func groupHeadToHead(g []int, met map[uint64]*meeting) (h2h []float64, complete bool) {
+func groupHeadToHead(g []int, cells []cell) (h2h []float64, complete bool) {
 	h2h = make([]float64, len(g))
 	complete = true
 	for a := range g {
 		for b := a + 1; b < len(g); b++ {
 			lo, hi := min(g[a], g[b]), max(g[a], g[b])
-			m := met[pairKey(lo, hi)]
-			if m == nil {
+			m, met := meetingOf(cells, int32(lo), int32(hi))
+			if !met {
 				complete = false
 				continue
 			}

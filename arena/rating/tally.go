@@ -26,11 +26,11 @@ type Tally struct {
 	// The first mover's record by (first mover, second mover), of every
 	// game; forfeited holds, by place in counts, those of the games decided
 	// by a forfeit, so that the side balance's are the difference. cells
-	// maps a key (pairKey) to its place in counts: an index that Analyze
+	// finds a pair of players' place in counts: an index that Analyze
 	// lets go, for the fit not to hold it, and the next Add rebuilds.
 	// counts hold no pointers, so that the collector has nothing to scan
 	// in them.
-	cells     map[uint64]int32
+	cells     cellIndex
 	counts    []cellCount
 	forfeited map[int32]wdl32
 	games     int
@@ -195,19 +195,73 @@ func pairKey(a, b int) uint64 { return uint64(a)<<32 | uint64(uint32(b)) }
 // cell returns the place in counts of the games first moved first against
 // second, making the index of counts again if Analyze let it go.
 func (t *Tally) cell(first, second int) int32 {
-	if t.cells == nil {
-		t.cells = make(map[uint64]int32, len(t.counts))
-		for i, c := range t.counts {
-			t.cells[pairKey(int(c.first), int(c.second))] = int32(i)
-		}
+	f, s := int32(first), int32(second)
+	if t.cells.slots == nil {
+		t.cells.rebuild(t.counts)
 	}
-	k, ok := t.cells[pairKey(first, second)]
+	k, ok := t.cells.find(t.counts, f, s)
 	if !ok {
 		k = int32(len(t.counts))
-		t.cells[pairKey(first, second)] = k
-		t.counts = append(t.counts, cellCount{first: int32(first), second: int32(second)})
+		t.counts = append(t.counts, cellCount{first: f, second: s})
+		t.cells.add(t.counts)
 	}
 	return k
+}
+
+// cellIndex finds the place in counts of the cell of two players: an
+// open-addressing hash table of places (plus one, 0 marking a free slot)
+// at most half full, 4 bytes a slot, where a map takes several times
+// that for each cell. The players are read from the counts themselves.
+type cellIndex struct {
+	slots []int32
+}
+
+// slot returns the slot of the cell of first and second in counts, or the
+// free slot where it would go.
+func (x *cellIndex) slot(counts []cellCount, first, second int32) int {
+	mask := uint64(len(x.slots) - 1)
+	h := (uint64(uint32(first))<<32 | uint64(uint32(second))) * 0x9e3779b97f4a7c15
+	for i := (h ^ h>>32) & mask; ; i = (i + 1) & mask {
+		v := x.slots[i]
+		if v == 0 {
+			return int(i)
+		}
+		if c := &counts[v-1]; c.first == first && c.second == second {
+			return int(i)
+		}
+	}
+}
+
+// find returns the place in counts of the cell of first and second, and
+// whether there is one.
+func (x *cellIndex) find(counts []cellCount, first, second int32) (int32, bool) {
+	v := x.slots[x.slot(counts, first, second)]
+	return v - 1, v != 0
+}
+
+// add indexes the last cell of counts, growing the table to keep it at
+// most half full.
+func (x *cellIndex) add(counts []cellCount) {
+	if 2*len(counts) > len(x.slots) {
+		x.rebuild(counts)
+		return
+	}
+	c := &counts[len(counts)-1]
+	x.slots[x.slot(counts, c.first, c.second)] = int32(len(counts))
+}
+
+// rebuild indexes every cell of counts afresh, in a table at most half
+// full.
+func (x *cellIndex) rebuild(counts []cellCount) {
+	size := 64
+	for size < 2*len(counts)+2 {
+		size *= 2
+	}
+	x.slots = make([]int32, size)
+	for i := range counts {
+		c := &counts[i]
+		x.slots[x.slot(counts, c.first, c.second)] = int32(i + 1)
+	}
 }
 
 // sorted returns the players' names in order and, for each id, its
@@ -235,7 +289,7 @@ func (t *Tally) cellsOf(pos []int, side bool) []cell {
 		if c.games() == 0 {
 			continue
 		}
-		cells = append(cells, cell{f: pos[k.first], s: pos[k.second], w: float64(c.w), d: float64(c.d), l: float64(c.l)})
+		cells = append(cells, cell{f: int32(pos[k.first]), s: int32(pos[k.second]), w: float64(c.w), d: float64(c.d), l: float64(c.l)})
 	}
 	sortCells(cells)
 	return cells
@@ -260,7 +314,7 @@ func compact(names []string, cells []cell) ([]string, []cell) {
 	}
 	renum := make([]cell, len(cells))
 	for i, c := range cells {
-		c.f, c.s = keep[c.f], keep[c.s]
+		c.f, c.s = int32(keep[c.f]), int32(keep[c.s])
 		renum[i] = c
 	}
 	return out, renum
