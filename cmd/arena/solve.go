@@ -211,6 +211,15 @@ func verdict(p *cheversi.Position, v solve.Value) string {
 	return "draw"
 }
 
+// shownText says what bounds b on p's value for the side to move show: who
+// wins, a draw, or a bound.
+func shownText(p *cheversi.Position, b solve.Bounds) string {
+	if b.Exact() {
+		return verdict(p, b.Lo)
+	}
+	return boundsText(b.Lo, b.Hi, p.Turn())
+}
+
 func solvePosition(ctx context.Context, out io.Writer, rules *cheversi.Rules, p *cheversi.Position, mem int64, f solveFlags) error {
 	s := solve.NewSolver(solve.SolverOptions{TableBytes: mem})
 	fmt.Fprintf(out, "position  %s (%s)\n", p.Text(), rulesName(rules, f.sets))
@@ -473,7 +482,7 @@ func runSolveProof(ctx context.Context, args []string) error {
 	if err := os.Rename(tmp, *outPath); err != nil {
 		return err
 	}
-	fmt.Printf("%s: %s, proved down to ply %d: %d leaves, in %s\n", root.Text(), verdict(&root, v), f.cut, leaves, *outPath)
+	fmt.Printf("%s: %s, proved down to ply %d: %d leaves, in %s\n", root.Text(), shownText(&root, v), f.cut, leaves, *outPath)
 	return nil
 }
 
@@ -501,7 +510,7 @@ func runSolveCheck(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	fmt.Printf("%s: the tree holds (%d records): %s from %s if its %d leaves at ply %d are right\n",
-		path, pr.Nodes, verdict(&pr.Root, pr.Value), pr.Root.Text(), len(pr.Leaves), pr.Cut)
+		path, pr.Nodes, shownText(&pr.Root, pr.Shown), pr.Root.Text(), len(pr.Leaves), pr.Cut)
 	k := *n
 	if *all {
 		k = 0
@@ -561,7 +570,7 @@ func boundsText(lo, hi solve.Value, side game.Color) string {
 	case lo > solve.Loss:
 		return fmt.Sprintf("at least a %s for %s (a win not known yet)", lo, side)
 	case hi < solve.Win:
-		return fmt.Sprintf("at most a %s for %s (not a win; a draw not known yet)", hi, side)
+		return fmt.Sprintf("at most a %s for %s (not a win; whether a draw, not known yet)", hi, side)
 	}
 	return "not known yet"
 }

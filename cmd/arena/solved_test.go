@@ -133,14 +133,15 @@ func solvedTables(t *testing.T) map[string]string {
 			s.cpu += e.Seconds
 		}
 	}
-	leaves := map[string]int{}
+	// The proofs of the classes, of a value or of a bound.
+	classProof := map[string]*solve.Proof{}
 	for _, name := range solve.ShippedProofs() {
 		pr, err := solve.ReadShippedProof(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if pr.Root.Ply() == 1 {
-			leaves[kingClassOf(&pr.Root)] = len(pr.Leaves)
+			classProof[kingClassOf(&pr.Root)] = pr
 		}
 	}
 
@@ -158,20 +159,17 @@ func solvedTables(t *testing.T) map[string]string {
 		for s := range cheversi.Symmetry(cheversi.NumSymmetries) {
 			images[s.Square(cheversi.Square(squareIndex(c))).String()] = true
 		}
-		value, reply := "not proved yet", ""
-		if v, m, ok := book.Lookup(&p); ok {
-			value = verdict(&p, v)
-			if m != 0 {
-				reply = m.String()
+		value, reply, lv := "not proved yet", "", ""
+		if pr := classProof[c]; pr != nil {
+			value = shownText(&p, pr.Shown)
+			if pr.Move != 0 {
+				reply = pr.Move.String()
 			}
+			lv = fmt.Sprint(len(pr.Leaves))
 		}
 		s := per[c]
 		if s == nil {
 			s = &sums{}
-		}
-		lv := ""
-		if n, ok := leaves[c]; ok {
-			lv = fmt.Sprint(n)
 		}
 		fmt.Fprintf(&classes, "| %s | %d | %s | %s | %s | %d | %.3g | %s |\n", c, len(images), value, reply, lv, s.units, float64(s.positions), cpuText(s.cpu))
 	}

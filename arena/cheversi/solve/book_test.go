@@ -29,7 +29,7 @@ func TestShippedProofs(t *testing.T) {
 			case *checkAll:
 				n = 0
 			case testing.Short():
-				t.Logf("%s: tree checked (%s from %s, %d leaves); leaves not solved in -short mode", name, pr.Value, pr.Root.Text(), len(pr.Leaves))
+				t.Logf("%s: tree checked (%s from %s, %d leaves); leaves not solved in -short mode", name, pr.Shown, pr.Root.Text(), len(pr.Leaves))
 				return
 			}
 			start := time.Now()
@@ -47,7 +47,8 @@ func TestShippedProofs(t *testing.T) {
 }
 
 // TestBook checks that the book answers for the root of every shipped proof
-// and for an image of it under a symmetry, with a move that wins.
+// of a value and for an image of it under a symmetry, with a move that
+// wins; and that it does not answer for the root of a proof of a bound.
 func TestBook(t *testing.T) {
 	for _, name := range ShippedProofs() {
 		pr, err := ReadShippedProof(name)
@@ -57,6 +58,15 @@ func TestBook(t *testing.T) {
 		b, err := ShippedBook(pr.Rules.Options())
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !pr.Shown.Exact() {
+			if v, _, ok := b.Lookup(&pr.Root); ok {
+				t.Fatalf("%s: the book gives %s for a position the proof shows is %s", name, v, pr.Shown)
+			}
+			if !pr.Root.Legal(pr.Move) {
+				t.Fatalf("%s: the proof's move %s is not legal in %s", name, pr.Move, pr.Root.Text())
+			}
+			continue
 		}
 		for s := range cheversi.Symmetry(cheversi.NumSymmetries) {
 			p := pr.Root.Transform(s)

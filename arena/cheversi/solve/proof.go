@@ -18,7 +18,7 @@ import (
 
 // A proof shows the value of a position down to the positions of a cut
 // ply, whose values it states and a checker solves again (all of them, or a
-// sample). A value is shown by bounds: a win is "at least a win", a loss
+// sample). A value is shown by Bounds: a win is "at least a win", a loss
 // "at most a loss", a draw both "at least a draw" and "at most a draw". A
 // bound "at least t" needs one move whose position is at most -t for the
 // opponent; "at most t" needs every move's position to be at least -t. So a
@@ -35,7 +35,7 @@ import (
 //   - "at most a loss" or "at most a draw": the records of all its distinct
 //     moves' positions, in order;
 //   - a position met before (a transposition, or an image of an earlier
-//     position under a symmetry) whose bounds shown there are enough:
+//     position under a symmetry) whose Bounds shown there are enough:
 //     nothing more.
 //
 // So the positions are never written out: each follows from its parent and
@@ -71,25 +71,25 @@ type claim struct {
 	atLeast bool
 }
 
-// holds reports whether bounds b imply c.
-func (b bounds) holds(c claim) bool {
+// holds reports whether Bounds b imply c.
+func (b Bounds) holds(c claim) bool {
 	if c.atLeast {
-		return b.lo >= c.t
+		return b.Lo >= c.t
 	}
-	return b.hi <= c.t
+	return b.Hi <= c.t
 }
 
 // with returns b narrowed by c.
-func (b bounds) with(c claim) bounds {
+func (b Bounds) with(c claim) Bounds {
 	if c.atLeast {
-		b.lo = max(b.lo, c.t)
+		b.Lo = max(b.Lo, c.t)
 	} else {
-		b.hi = min(b.hi, c.t)
+		b.Hi = min(b.Hi, c.t)
 	}
 	return b
 }
 
-var unbounded = bounds{lo: Loss, hi: Win}
+var unbounded = Bounds{Lo: Loss, Hi: Win}
 
 // String returns "at least a draw", "at most a loss" and so on.
 func (c claim) String() string {
@@ -99,28 +99,28 @@ func (c claim) String() string {
 	return "at most a " + c.t.String()
 }
 
-// String returns "a win", "at least a draw", "unknown" and so on.
-func (b bounds) String() string {
-	switch {
-	case b.lo == b.hi:
-		return "a " + b.lo.String()
-	case b.lo > Loss:
-		return claim{b.lo, true}.String()
-	case b.hi < Win:
-		return claim{b.hi, false}.String()
+// rootClaims are the claims that show b.
+func rootClaims(b Bounds) []claim {
+	var cs []claim
+	if b.Lo > Loss {
+		cs = append(cs, claim{b.Lo, true})
 	}
-	return "unknown"
+	if b.Hi < Win {
+		cs = append(cs, claim{b.Hi, false})
+	}
+	return cs
 }
 
-// rootClaims are the claims that show the value v.
-func rootClaims(v Value) []claim {
-	switch v {
-	case Win:
-		return []claim{{Win, true}}
-	case Loss:
-		return []claim{{Loss, false}}
+// boundsText is the header's text of b: "win", "draw", "loss", "at least
+// draw" or "at most draw".
+func boundsText(b Bounds) string {
+	switch {
+	case b.Exact():
+		return b.Lo.String()
+	case b.Lo > Loss:
+		return "at least " + b.Lo.String()
 	}
-	return []claim{{Draw, true}, {Draw, false}}
+	return "at most " + b.Hi.String()
 }
 
 // ErrIncomplete is returned by WriteProof when the results lack a value
@@ -128,36 +128,37 @@ func rootClaims(v Value) []claim {
 var ErrIncomplete = errors.New("the results do not prove the value yet")
 
 // WriteProof writes the proof of root's value, down to the positions at the
-// cut ply, from the values in res, to w. It returns the root's value and the
-// number of leaves.
-func WriteProof(w io.Writer, rules *cheversi.Rules, root *cheversi.Position, cut int, res *Results) (Value, int, error) {
+// cut ply, from the values in res, to w; when the value is not known yet,
+// the proof of what is known of it (say, at least a draw), if anything is.
+// It returns what the proof shows and the number of leaves.
+func WriteProof(w io.Writer, rules *cheversi.Rules, root *cheversi.Position, cut int, res *Results) (Bounds, int, error) {
 	wk := newWalker(res, cut)
-	k := wk.eval(root)
-	if !k.ok {
-		return 0, 0, fmt.Errorf("%w: %d units needed next, the first %s", ErrIncomplete, len(wk.frontier), wk.frontier[0].Text())
+	b := wk.bounds(root)
+	if b.Lo == Loss && b.Hi == Win {
+		return Bounds{}, 0, fmt.Errorf("%w: %d units needed", ErrIncomplete, len(wk.frontier))
 	}
 	zw := gzip.NewWriter(w)
 	bw := bufio.NewWriter(zw)
-	fmt.Fprintf(bw, "%s\n%s\nroot %s\ncut %d\nvalue %s\n\n", proofMagic, strings.TrimPrefix(rulesLine(rules), "# "), root.Text(), cut, k.v)
-	pw := &proofWriter{wk: wk, w: bw, seen: map[uint64]bounds{}}
-	for _, c := range rootClaims(k.v) {
+	fmt.Fprintf(bw, "%s\n%s\nroot %s\ncut %d\nvalue %s\n\n", proofMagic, strings.TrimPrefix(rulesLine(rules), "# "), root.Text(), cut, boundsText(b))
+	pw := &proofWriter{wk: wk, w: bw, seen: map[uint64]Bounds{}}
+	for _, c := range rootClaims(b) {
 		if err := pw.write(root, c); err != nil {
-			return 0, 0, err
+			return Bounds{}, 0, err
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return 0, 0, err
+		return Bounds{}, 0, err
 	}
 	if err := zw.Close(); err != nil {
-		return 0, 0, err
+		return Bounds{}, 0, err
 	}
-	return k.v, pw.leaves, nil
+	return b, pw.leaves, nil
 }
 
 type proofWriter struct {
 	wk     *walker
 	w      *bufio.Writer
-	seen   map[uint64]bounds // what the records written show
+	seen   map[uint64]Bounds // what the records written show
 	leaves int
 	buf    [binary.MaxVarintLen64]byte
 }
@@ -174,12 +175,12 @@ func (pw *proofWriter) write(p *cheversi.Position, c claim) error {
 	}
 	if p.Over() || p.Ply() >= pw.wk.cut {
 		v := pw.wk.peek(p, key)
-		if v.lo != v.hi || !v.holds(c) {
+		if v.Lo != v.Hi || !v.holds(c) {
 			return fmt.Errorf("%w: %s has no solved value", ErrIncomplete, p.Text())
 		}
 		pw.seen[key] = v
 		pw.leaves++
-		return pw.w.WriteByte(byte(int(v.lo) + 1))
+		return pw.w.WriteByte(byte(int(v.Lo) + 1))
 	}
 	pw.seen[key] = b.with(c)
 	if c.atLeast {
@@ -227,7 +228,13 @@ type Proof struct {
 	Rules *cheversi.Rules
 	Root  cheversi.Position
 	Cut   int
-	Value Value // of Root, for the side to move
+	// Shown is what the proof shows of Root's value for the side to move:
+	// the value itself (Value) when the bounds meet, or a bound.
+	Shown Bounds
+	Value Value
+	// Move is a move of Root that holds its lower bound, when it has one
+	// above a loss.
+	Move cheversi.Move
 	// Leaves are the positions at the cut ply with the values the proof
 	// states for them (finished games are checked by the rules at once).
 	Leaves []Entry
@@ -264,8 +271,15 @@ func ReadProof(r io.Reader) (*Proof, error) {
 		return nil, err
 	}
 	pr.known = map[uint64]bookEntry{}
-	if err := newProofReader(br, pr).readRoot(); err != nil {
+	rd := newProofReader(br, pr)
+	if err := rd.readRoot(); err != nil {
 		return nil, err
+	}
+	if pr.Shown.Exact() {
+		pr.Value = pr.Shown.Lo
+	}
+	if _, key, sym := Canonical(&pr.Root); rd.moves[key] != 0 {
+		pr.Move = sym.Inverse().Move(rd.moves[key])
 	}
 	if _, err := br.ReadByte(); err != io.EOF {
 		return nil, fmt.Errorf("%w: records left after the tree", ErrBadProof)
@@ -320,7 +334,7 @@ func (pr *Proof) readHeader(br *bufio.Reader) error {
 	if err != nil {
 		return err
 	}
-	if pr.Value, err = parseValue(val); err != nil {
+	if pr.Shown, err = parseBounds(val); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadProof, err)
 	}
 	if s, err := line(); err != nil || s != "" {
@@ -342,6 +356,23 @@ func rulesFromLine(s string) (*cheversi.Rules, error) {
 	return cheversi.New("cheversi", sets)
 }
 
+// parseBounds parses the header's value: "win", "draw", "loss", "at least
+// draw" or "at most draw".
+func parseBounds(s string) (Bounds, error) {
+	if t, ok := strings.CutPrefix(s, "at least "); ok {
+		if v, err := parseValue(t); err == nil && v == Draw {
+			return Bounds{Lo: Draw, Hi: Win}, nil
+		}
+	} else if t, ok := strings.CutPrefix(s, "at most "); ok {
+		if v, err := parseValue(t); err == nil && v == Draw {
+			return Bounds{Lo: Loss, Hi: Draw}, nil
+		}
+	} else if v, err := parseValue(s); err == nil {
+		return Bounds{Lo: v, Hi: v}, nil
+	}
+	return Bounds{}, fmt.Errorf("bad value %q (want win, draw, loss, at least draw or at most draw)", s)
+}
+
 func parseValue(s string) (Value, error) {
 	switch s {
 	case "win":
@@ -357,7 +388,7 @@ func parseValue(s string) (Value, error) {
 type proofReader struct {
 	r    *bufio.Reader
 	pr   *Proof
-	seen map[uint64]bounds
+	seen map[uint64]Bounds
 	// moves holds, by canonical hash, the move (in the canonical
 	// orientation) that shows a position's lower bound.
 	moves map[uint64]cheversi.Move
@@ -368,13 +399,13 @@ type proofReader struct {
 }
 
 func newProofReader(r *bufio.Reader, pr *Proof) *proofReader {
-	return &proofReader{r: r, pr: pr, seen: map[uint64]bounds{}, moves: map[uint64]cheversi.Move{}}
+	return &proofReader{r: r, pr: pr, seen: map[uint64]Bounds{}, moves: map[uint64]cheversi.Move{}}
 }
 
 // readRoot reads the records of the root, which must show the value the
 // header states.
 func (rd *proofReader) readRoot() error {
-	for _, c := range rootClaims(rd.pr.Value) {
+	for _, c := range rootClaims(rd.pr.Shown) {
 		if err := rd.read(&rd.pr.Root, c); err != nil {
 			return err
 		}
@@ -410,22 +441,22 @@ func (rd *proofReader) read(p *cheversi.Position, c claim) error {
 	if !shown.holds(c) {
 		return fmt.Errorf("%w: %s is to be %s, its record shows %s", ErrBadProof, p.Text(), c, shown)
 	}
-	rd.seen[key] = bounds{lo: max(b.lo, shown.lo), hi: min(b.hi, shown.hi)}
+	rd.seen[key] = Bounds{Lo: max(b.Lo, shown.Lo), Hi: min(b.Hi, shown.Hi)}
 	rd.know(p, rd.seen[key], tag)
 	return nil
 }
 
 // node reads the rest of a record with tag at p and returns what it shows.
-func (rd *proofReader) node(p *cheversi.Position, tag byte, c claim) (bounds, error) {
+func (rd *proofReader) node(p *cheversi.Position, tag byte, c claim) (Bounds, error) {
 	leaf := p.Over() || p.Ply() >= rd.pr.Cut
 	switch {
 	case tag <= tagLeafWin && !leaf:
-		return bounds{}, fmt.Errorf("%w: a leaf at %s, above the cut ply %d", ErrBadProof, p.Text(), rd.pr.Cut)
+		return Bounds{}, fmt.Errorf("%w: a leaf at %s, above the cut ply %d", ErrBadProof, p.Text(), rd.pr.Cut)
 	case tag > tagLeafWin && leaf:
-		return bounds{}, fmt.Errorf("%w: %s should be a leaf", ErrBadProof, p.Text())
+		return Bounds{}, fmt.Errorf("%w: %s should be a leaf", ErrBadProof, p.Text())
 	case tag <= tagLeafWin:
 		v, err := rd.leaf(p, Value(tag)-1)
-		return bounds{lo: v, hi: v}, err
+		return Bounds{Lo: v, Hi: v}, err
 	case tag == tagWin:
 		return rd.move(p, Win)
 	case tag == tagAtLeastDraw:
@@ -435,7 +466,7 @@ func (rd *proofReader) node(p *cheversi.Position, tag byte, c claim) (bounds, er
 	case tag == tagAtMostDraw:
 		return rd.all(p, Draw)
 	}
-	return bounds{}, fmt.Errorf("%w: unknown record %d at %s", ErrBadProof, tag, p.Text())
+	return Bounds{}, fmt.Errorf("%w: unknown record %d at %s", ErrBadProof, tag, p.Text())
 }
 
 // leaf records a leaf stated to have value v; a finished game's value is
@@ -456,40 +487,40 @@ func (rd *proofReader) leaf(p *cheversi.Position, v Value) (Value, error) {
 
 // move reads the move of a position shown to be at least t, and its
 // record, which must show the opponent at most -t.
-func (rd *proofReader) move(p *cheversi.Position, t Value) (bounds, error) {
+func (rd *proofReader) move(p *cheversi.Position, t Value) (Bounds, error) {
 	cs := children(p)
 	i, err := binary.ReadUvarint(rd.r)
 	if err != nil || i >= uint64(len(cs)) {
-		return bounds{}, fmt.Errorf("%w: bad move index at %s", ErrBadProof, p.Text())
+		return Bounds{}, fmt.Errorf("%w: bad move index at %s", ErrBadProof, p.Text())
 	}
 	if err := rd.read(&cs[i].pos, claim{-t, false}); err != nil {
-		return bounds{}, err
+		return Bounds{}, err
 	}
 	_, key, sym := Canonical(p)
 	rd.moves[key] = sym.Move(cs[i].move)
-	return bounds{lo: t, hi: Win}, nil
+	return Bounds{Lo: t, Hi: Win}, nil
 }
 
 // all reads the records of every move of a position shown to be at most t,
 // each of which must show the opponent at least -t.
-func (rd *proofReader) all(p *cheversi.Position, t Value) (bounds, error) {
+func (rd *proofReader) all(p *cheversi.Position, t Value) (Bounds, error) {
 	for _, c := range children(p) {
 		if err := rd.read(&c.pos, claim{-t, true}); err != nil {
-			return bounds{}, err
+			return Bounds{}, err
 		}
 	}
-	return bounds{lo: Loss, hi: t}, nil
+	return Bounds{Lo: Loss, Hi: t}, nil
 }
 
 // know records in the proof's book what is shown of p: its value where
-// both bounds meet, with the move that holds it where there is one.
-func (rd *proofReader) know(p *cheversi.Position, b bounds, tag byte) {
-	if rd.pr.known == nil || b.lo != b.hi {
+// both Bounds meet, with the move that holds it where there is one.
+func (rd *proofReader) know(p *cheversi.Position, b Bounds, tag byte) {
+	if rd.pr.known == nil || b.Lo != b.Hi {
 		return
 	}
 	key := CanonicalKey(p)
-	e := bookEntry{v: b.lo}
-	if m, ok := rd.moves[key]; ok && b.lo >= Draw {
+	e := bookEntry{v: b.Lo}
+	if m, ok := rd.moves[key]; ok && b.Lo >= Draw {
 		e.move = m
 	}
 	rd.pr.known[key] = e

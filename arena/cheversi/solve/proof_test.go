@@ -62,11 +62,12 @@ func TestProofRoundTrip(t *testing.T) {
 		}
 		res := solvedTree(t, rules, &p, 11)
 		var buf bytes.Buffer
-		v, leaves, err := WriteProof(&buf, rules, &p, 11, res)
+		b, leaves, err := WriteProof(&buf, rules, &p, 11, res)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v != want.Value {
+		v := b.Lo
+		if !b.Exact() || v != want.Value {
 			t.Fatalf("%s: proof of a %s, the solver says %s", p.Text(), v, want.Value)
 		}
 		pr, err := ReadProof(bytes.NewReader(buf.Bytes()))
@@ -142,7 +143,7 @@ var relabel = map[byte]byte{tagLoss: tagAtMostDraw, tagAtLeastDraw: tagWin}
 func leafOffset(t *testing.T, rules *cheversi.Rules, p *cheversi.Position, v Value, cut int, rec []byte) int {
 	t.Helper()
 	cr := &countingReader{r: bytes.NewReader(rec)}
-	rd := newProofReader(bufio.NewReader(cr), &Proof{Rules: rules, Root: *p, Cut: cut, Value: v})
+	rd := newProofReader(bufio.NewReader(cr), &Proof{Rules: rules, Root: *p, Cut: cut, Shown: Bounds{Lo: v, Hi: v}})
 	rd.onLeaf = func() int { return cr.n - rd.r.Buffered() - 1 }
 	if err := rd.readRoot(); err != nil {
 		t.Fatal(err)
@@ -162,4 +163,92 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.n += n
 	return n, err
+}
+
+// TestProofOfABound writes the proof of what is known of a drawn position
+// from the units that show it is at least a draw, and reads it back.
+func TestProofOfABound(t *testing.T) {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Of drawn positions, one whose lower bound's units do not also show
+	// its upper bound (in most they do).
+	r := rand.New(rand.NewPCG(31, 32))
+	s := NewSolver(SolverOptions{TableBytes: 1 << 22})
+	var buf bytes.Buffer
+	var b Bounds
+	for try := 0; ; try++ {
+		if try == 100 {
+			t.Fatal("no drawn position in 100 whose lower bound's units leave its upper bound open")
+		}
+		p := randomPosition(t, r, rules, 8)
+		if got, err := s.Solve(t.Context(), &p); err != nil || got.Value != Draw {
+			continue
+		}
+		part := lowerBoundUnits(t, s, rules, &p, 11)
+		buf.Reset()
+		if b, _, err = WriteProof(&buf, rules, &p, 11, part); err != nil {
+			t.Fatal(err)
+		}
+		if !b.Exact() {
+			break
+		}
+	}
+	if b != (Bounds{Lo: Draw, Hi: Win}) {
+		t.Fatalf("from the units of its lower bound: proof of %s, want at least a draw", b)
+	}
+	pr, err := ReadProof(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Shown != b || pr.Move == 0 {
+		t.Fatalf("read back %s with move %v, wrote %s", pr.Shown, pr.Move, b)
+	}
+	// A stronger value in the header than the records show is refused.
+	for _, claimed := range []string{"win", "draw", "at most draw"} {
+		zr, err := gzip.NewReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = bytes.Replace(raw, []byte("\nvalue at least draw\n"), []byte("\nvalue "+claimed+"\n"), 1)
+		var out bytes.Buffer
+		zw := gzip.NewWriter(&out)
+		zw.Write(raw)
+		zw.Close()
+		if _, err := ReadProof(&out); !errors.Is(err, ErrBadProof) {
+			t.Errorf("header %q on a proof of at least a draw: %v, want ErrBadProof", claimed, err)
+		}
+	}
+}
+
+// lowerBoundUnits returns the units at the cut ply that a driver asking
+// only "is p at least a draw?" solves, solved by s.
+func lowerBoundUnits(t *testing.T, s *Solver, rules *cheversi.Rules, p *cheversi.Position, cut int) *Results {
+	t.Helper()
+	part, err := OpenResults(filepath.Join(t.TempDir(), "results.txt"), rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { part.Close() })
+	for {
+		w := newWalker(part, cut)
+		if w.atLeast(p, Draw) != unknown {
+			return part
+		}
+		for _, q := range w.frontier {
+			r, err := s.Solve(t.Context(), &q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := Entry{Key: CanonicalKey(&q), Position: q, Value: r.Value, Move: r.Move, Positions: 1}
+			if err := part.Add(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

@@ -56,9 +56,30 @@ const (
 	no
 )
 
-// bounds are what is known of a value: lo <= value <= hi.
-type bounds struct {
-	lo, hi Value
+// Bounds are what is known of a value: Lo <= value <= Hi.
+type Bounds struct {
+	Lo, Hi Value
+}
+
+// Exact reports whether the bounds meet, at the value Lo.
+func (b Bounds) Exact() bool { return b.Lo == b.Hi }
+
+// String returns "a win", "at least a draw", "unknown" and so on.
+func (b Bounds) String() string {
+	switch {
+	case b.Lo == b.Hi:
+		return "a " + b.Lo.String()
+	case b.Lo > Loss:
+		return claim{b.Lo, true}.String()
+	case b.Hi < Win:
+		return claim{b.Hi, false}.String()
+	}
+	return "unknown"
+}
+
+// memoEntry is what a walk has found of a position.
+type memoEntry struct {
+	Bounds
 	// pending marks the thresholds (index t) whose test was found not to
 	// follow from the results in this walk: asked again, it is still not
 	// known (the results do not change during a walk).
@@ -87,14 +108,14 @@ type bounds struct {
 type walker struct {
 	res  *Results
 	cut  int
-	memo map[uint64]bounds
+	memo map[uint64]memoEntry
 
 	frontier []cheversi.Position
 	inFront  map[uint64]bool
 }
 
 func newWalker(res *Results, cut int) *walker {
-	return &walker{res: res, cut: cut, memo: map[uint64]bounds{}, inFront: map[uint64]bool{}}
+	return &walker{res: res, cut: cut, memo: map[uint64]memoEntry{}, inFront: map[uint64]bool{}}
 }
 
 // eval returns the value of p for the side to move, if it follows from the
@@ -115,20 +136,29 @@ func (w *walker) eval(p *cheversi.Position) known {
 	return known{}
 }
 
+// bounds returns what the known values show of p's value for the side to
+// move: both tests asked, whatever the first one's answer (eval stops at
+// an unknown first test).
+func (w *walker) bounds(p *cheversi.Position) Bounds {
+	w.atLeast(p, Draw)
+	w.atLeast(p, Win)
+	return w.peek(p, CanonicalKey(p))
+}
+
 // peek returns what is known of p's value without searching: from a solved
 // unit, a finished game or an earlier test of this walk.
-func (w *walker) peek(p *cheversi.Position, key uint64) bounds {
-	if b, ok := w.memo[key]; ok {
-		return b
+func (w *walker) peek(p *cheversi.Position, key uint64) Bounds {
+	if m, ok := w.memo[key]; ok {
+		return m.Bounds
 	}
 	if e, ok := w.res.GetKey(key); ok {
-		return bounds{lo: e.Value, hi: e.Value}
+		return Bounds{Lo: e.Value, Hi: e.Value}
 	}
 	if p.Over() {
 		v := terminalValue(p)
-		return bounds{lo: v, hi: v}
+		return Bounds{Lo: v, Hi: v}
 	}
-	return bounds{lo: Loss, hi: Win}
+	return Bounds{Lo: Loss, Hi: Win}
 }
 
 // atLeast answers whether p's value for the side to move is at least t
@@ -136,13 +166,16 @@ func (w *walker) peek(p *cheversi.Position, key uint64) bounds {
 // positions it needs are on the frontier.
 func (w *walker) atLeast(p *cheversi.Position, t Value) answer {
 	key := CanonicalKey(p)
-	b := w.peek(p, key)
+	m, ok := w.memo[key]
+	if !ok {
+		m.Bounds = w.peek(p, key)
+	}
 	switch {
-	case b.lo >= t:
+	case m.Lo >= t:
 		return yes
-	case b.hi < t:
+	case m.Hi < t:
 		return no
-	case b.pending[t]:
+	case m.pending[t]:
 		return unknown
 	}
 	var a answer
@@ -156,13 +189,13 @@ func (w *walker) atLeast(p *cheversi.Position, t Value) answer {
 	}
 	switch a {
 	case yes:
-		b.lo = t
+		m.Lo = t
 	case no:
-		b.hi = t - 1
+		m.Hi = t - 1
 	default:
-		b.pending[t] = true
+		m.pending[t] = true
 	}
-	w.memo[key] = b
+	w.memo[key] = m
 	return a
 }
 
@@ -174,7 +207,7 @@ func (w *walker) atLeastNew(p *cheversi.Position, t Value) answer {
 	cs := children(p)
 	// A move already known to settle the test settles it at once.
 	for i := range cs {
-		if w.peek(&cs[i].pos, cs[i].key).hi < 1-t {
+		if w.peek(&cs[i].pos, cs[i].key).Hi < 1-t {
 			return yes
 		}
 	}
@@ -258,16 +291,16 @@ type MoveStatus struct {
 // StatusOf returns what res tells of p, solved in units at the cut ply.
 func StatusOf(res *Results, p *cheversi.Position, cut int) Status {
 	w := newWalker(res, cut)
-	k := w.eval(p)
-	b := w.peek(p, CanonicalKey(p))
-	st := Status{Value: k.v, Known: k.ok, Lo: b.lo, Hi: b.hi, Frontier: len(w.frontier)}
+	w.eval(p)
+	frontier := len(w.frontier)
+	b := w.bounds(p)
+	st := Status{Value: b.Lo, Known: b.Exact(), Lo: b.Lo, Hi: b.Hi, Frontier: frontier}
 	if p.Ply() >= cut {
 		return st
 	}
 	for _, c := range children(p) {
-		ck := w.eval(&c.pos)
-		b := w.peek(&c.pos, c.key)
-		st.Moves = append(st.Moves, MoveStatus{Move: c.move, Value: ck.v.Neg(), Known: ck.ok, Lo: b.hi.Neg(), Hi: b.lo.Neg()})
+		b := w.bounds(&c.pos)
+		st.Moves = append(st.Moves, MoveStatus{Move: c.move, Value: b.Lo.Neg(), Known: b.Exact(), Lo: b.Hi.Neg(), Hi: b.Lo.Neg()})
 	}
 	return st
 }
