@@ -420,20 +420,7 @@ func TestBalanceReplay(t *testing.T) {
 			if m.Fingerprint != run.fingerprint {
 				t.Fatalf("the configuration's schedule has fingerprint %s, the results %s", m.Fingerprint, run.fingerprint)
 			}
-			players := map[string]builtin.Player{}
-			for _, b := range cfg.Bots {
-				o := builtin.DefaultOptions()
-				fs := flag.NewFlagSet(b.Name, flag.ContinueOnError)
-				o.AddFlags(fs, b.Builtin)
-				if err := fs.Parse(b.Args); err != nil {
-					t.Fatalf("bot %s: %v", b.Name, err)
-				}
-				p, err := builtin.New(b.Builtin, builtin.Config{Seed: o.Seed, HashMB: o.HashMB})
-				if err != nil {
-					t.Fatalf("bot %s: %v", b.Name, err)
-				}
-				players[b.Name] = p
-			}
+			players := studyPlayers(t, cfg)
 			ids := replayIDs(c.run, sched.Len())
 			if testing.Short() {
 				ids = ids[:1]
@@ -460,6 +447,27 @@ func TestBalanceReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// studyPlayers returns the built-in players of cfg's bots, by name, with
+// their seeds and hash sizes as configured.
+func studyPlayers(t *testing.T, cfg *config.Config) map[string]builtin.Player {
+	t.Helper()
+	players := map[string]builtin.Player{}
+	for _, b := range cfg.Bots {
+		o := builtin.DefaultOptions()
+		fs := flag.NewFlagSet(b.Name, flag.ContinueOnError)
+		o.AddFlags(fs, b.Builtin)
+		if err := fs.Parse(b.Args); err != nil {
+			t.Fatalf("bot %s: %v", b.Name, err)
+		}
+		p, err := builtin.New(b.Builtin, builtin.Config{Seed: o.Seed, HashMB: o.HashMB})
+		if err != nil {
+			t.Fatalf("bot %s: %v", b.Name, err)
+		}
+		players[b.Name] = p
+	}
+	return players
 }
 
 // replayStudyGame plays one game from its opening between the players
