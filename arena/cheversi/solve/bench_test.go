@@ -1,8 +1,12 @@
 package solve
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/arena-games/arena/arena/cheversi"
@@ -140,6 +144,51 @@ func BenchmarkSolveByPly(b *testing.B) {
 			}
 			b.ReportMetric(float64(n)/float64(b.N), "positions/op")
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
+
+// BenchmarkWalk walks the committed solve of the empty board (what a
+// Driver does after every unit to choose the next), with the moves
+// generated afresh and from a cache kept across walks.
+func BenchmarkWalk(b *testing.B) {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open("../../../docs/solved/cheversi-results.txt.gz")
+	if err != nil {
+		b.Skip(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "results.txt")
+	out, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		b.Fatal(err)
+	}
+	out.Close()
+	res, err := ReadResults(rules, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := rules.StartPosition()
+	for _, cached := range []bool{false, true} {
+		b.Run(fmt.Sprint("cached=", cached), func(b *testing.B) {
+			mc := &moveCache{m: map[uint64][]keyedMove{}}
+			for b.Loop() {
+				w := newWalker(res, 6)
+				if cached {
+					w.moves = mc
+				}
+				w.eval(&root)
+			}
 		})
 	}
 }

@@ -59,8 +59,10 @@ func (d *Driver) Run(ctx context.Context, root *cheversi.Position) (Value, error
 		}()
 	}
 	running := map[uint64]bool{}
+	moves := &moveCache{m: map[uint64][]keyedMove{}}
 	for {
 		w := newWalker(d.Results, d.Cut)
+		w.moves = moves
 		if k := w.eval(root); k.ok {
 			return k.v, nil
 		}

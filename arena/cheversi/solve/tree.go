@@ -112,10 +112,56 @@ type walker struct {
 
 	frontier []cheversi.Position
 	inFront  map[uint64]bool
+
+	// moves, when not nil, keeps each position's distinct moves across
+	// walks (a Driver walks after every unit; generating the moves and
+	// their positions' canonical hashes is most of a walk's time).
+	moves *moveCache
 }
 
 func newWalker(res *Results, cut int) *walker {
 	return &walker{res: res, cut: cut, memo: map[uint64]memoEntry{}, inFront: map[uint64]bool{}}
+}
+
+// keyedMove is a move and the canonical hash of the position it leads to.
+type keyedMove struct {
+	move cheversi.Move
+	key  uint64
+}
+
+// moveCache holds the distinct moves of positions, in the order children
+// gives them, by the position's own hash (not the canonical one: the moves
+// are those of the position as it stands, not of an image of it).
+type moveCache struct {
+	m map[uint64][]keyedMove
+}
+
+// maxCachedPositions bounds a moveCache (about 250 bytes a position); past
+// it the cache starts again empty.
+const maxCachedPositions = 1 << 20
+
+// movesOf returns p's distinct moves with their positions' canonical
+// hashes, from the cache when there is one.
+func (w *walker) movesOf(p *cheversi.Position) []keyedMove {
+	var h uint64
+	if w.moves != nil {
+		h = p.Hash()
+		if km, ok := w.moves.m[h]; ok {
+			return km
+		}
+	}
+	cs := children(p)
+	km := make([]keyedMove, len(cs))
+	for i, c := range cs {
+		km[i] = keyedMove{c.move, c.key}
+	}
+	if w.moves != nil {
+		if len(w.moves.m) >= maxCachedPositions {
+			w.moves.m = map[uint64][]keyedMove{}
+		}
+		w.moves.m[h] = km
+	}
+	return km
 }
 
 // eval returns the value of p for the side to move, if it follows from the
@@ -148,11 +194,8 @@ func (w *walker) bounds(p *cheversi.Position) Bounds {
 // peek returns what is known of p's value without searching: from a solved
 // unit, a finished game or an earlier test of this walk.
 func (w *walker) peek(p *cheversi.Position, key uint64) Bounds {
-	if m, ok := w.memo[key]; ok {
-		return m.Bounds
-	}
-	if e, ok := w.res.GetKey(key); ok {
-		return Bounds{Lo: e.Value, Hi: e.Value}
+	if b, ok := w.known(key); ok {
+		return b
 	}
 	if p.Over() {
 		v := terminalValue(p)
@@ -165,7 +208,11 @@ func (w *walker) peek(p *cheversi.Position, key uint64) Bounds {
 // (Draw or Win), if that follows from the known values; if not, the
 // positions it needs are on the frontier.
 func (w *walker) atLeast(p *cheversi.Position, t Value) answer {
-	key := CanonicalKey(p)
+	return w.test(p, CanonicalKey(p), t)
+}
+
+// test is atLeast for p of canonical hash key.
+func (w *walker) test(p *cheversi.Position, key uint64, t Value) answer {
 	m, ok := w.memo[key]
 	if !ok {
 		m.Bounds = w.peek(p, key)
@@ -185,7 +232,7 @@ func (w *walker) atLeast(p *cheversi.Position, t Value) answer {
 			w.frontier = append(w.frontier, *p)
 		}
 	} else {
-		a = w.atLeastNew(p, t)
+		a = w.testMoves(p, t)
 	}
 	switch a {
 	case yes:
@@ -199,21 +246,23 @@ func (w *walker) atLeast(p *cheversi.Position, t Value) answer {
 	return a
 }
 
-// atLeastNew answers atLeast for a position above the cut ply from its
+// testMoves answers atLeast for a position above the cut ply from its
 // moves: p is at least t when one move leads to a position below 1-t for
 // the opponent (at most -t), and below t when every move leads to one at
 // least 1-t.
-func (w *walker) atLeastNew(p *cheversi.Position, t Value) answer {
-	cs := children(p)
+func (w *walker) testMoves(p *cheversi.Position, t Value) answer {
+	kms := w.movesOf(p)
 	// A move already known to settle the test settles it at once.
-	for i := range cs {
-		if w.peek(&cs[i].pos, cs[i].key).Hi < 1-t {
+	for _, km := range kms {
+		if b, ok := w.known(km.key); ok && b.Hi < 1-t {
 			return yes
 		}
 	}
 	all := true
-	for i := range cs {
-		switch w.atLeast(&cs[i].pos, 1-t) {
+	for i, km := range kms {
+		q := *p
+		q.Play(km.move)
+		switch w.test(&q, km.key, 1-t) {
 		case no:
 			return yes
 		case unknown:
@@ -227,6 +276,19 @@ func (w *walker) atLeastNew(p *cheversi.Position, t Value) answer {
 		return no
 	}
 	return unknown
+}
+
+// known returns what the walk or the results know of the position of
+// canonical hash key, without the position (so not whether it is a
+// finished game).
+func (w *walker) known(key uint64) (Bounds, bool) {
+	if m, ok := w.memo[key]; ok {
+		return m.Bounds, true
+	}
+	if e, ok := w.res.GetKey(key); ok {
+		return Bounds{Lo: e.Value, Hi: e.Value}, true
+	}
+	return Bounds{}, false
 }
 
 // terminalValue returns the value of a finished game for the side to move
