@@ -333,9 +333,8 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 	if t.games == 0 {
 		return nil, ErrNoGames
 	}
-	names, pos := t.sorted()
-	t.cells = cellIndex{} // the index of the counts: the next Add makes it again
-	cells := t.cellsOf(pos, false)
+	names := t.order()
+	cells := t.counts
 	fit, err := fitAll(names, cells, opt)
 	if err != nil {
 		return nil, err
@@ -344,7 +343,7 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 	// without a forfeit they are every game's.
 	sideCells := cells
 	if t.forfeits > 0 {
-		sideCells = t.cellsOf(pos, true)
+		sideCells = t.sideCells()
 	}
 	z := Quantile(opt.Confidence)
 	a := &Analysis{
@@ -376,7 +375,7 @@ func (t *Tally) Analyze(opt Options) (*Analysis, error) {
 			"%d %s a pair key that does not make a colour-reversed pair of two games; %s only in the per-game figures",
 			bad, plural(bad, "game carries", "games carry"), plural(bad, "it counts", "they count")))
 	}
-	a.Pairs, a.PairsOmitted, a.OmittedGames = t.pairStats(cells, pos, fit, rank, opt)
+	a.Pairs, a.PairsOmitted, a.OmittedGames = t.pairStats(cells, fit, rank, opt)
 	if a.PairsOmitted > 0 {
 		a.Notes = append(a.Notes, fmt.Sprintf("%d of the %d pairs of players that met (%d games) are not detailed: the pairs table keeps the %d pairs nearest each other in the ranking",
 			a.PairsOmitted, a.PairsOmitted+len(a.Pairs), a.OmittedGames, len(a.Pairs)))
@@ -649,7 +648,7 @@ func (p Pentanomial) reversed() Pentanomial { return Pentanomial{p[4], p[3], p[2
 // of the one ranking higher: every pair up to opt.MaxPairs of them, else
 // the nearest (see nearestPairs). It goes over the pairs twice rather
 // than gather them, so that it holds only the pairs it keeps.
-func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, opt Options) (out []PairStats, omitted, omittedGames int) {
+func (t *Tally) pairStats(cells []cell, fit *FitResult, rank []int, opt Options) (out []PairStats, omitted, omittedGames int) {
 	var total, totalGames int
 	dist := make([]int, len(rank)) // pairs by their distance in the ranking
 	eachPair(cells, rank, func(k rankedPair, c WDL) {
@@ -681,7 +680,7 @@ func (t *Tally) pairStats(cells []cell, pos []int, fit *FitResult, rank []int, o
 	}
 	keys := slices.Collect(maps.Keys(counts))
 	omitted, omittedGames = total-len(keys), totalGames-keptGames
-	ptnml := t.pairPentanomials(keys, pos, rank)
+	ptnml := t.pairPentanomials(keys, rank)
 	slices.SortFunc(keys, func(x, y rankedPair) int {
 		if c := cmp.Compare(rank[x.a], rank[y.a]); c != 0 {
 			return c
@@ -748,7 +747,7 @@ func nearestPairs(dist []int, limit int) pairCut {
 // pairPentanomials returns the pentanomial counts of the pairs keys, from
 // the side of the higher-ranked player; pos maps the tally's ids to fit
 // indices.
-func (t *Tally) pairPentanomials(keys []rankedPair, pos, rank []int) map[rankedPair]Pentanomial {
+func (t *Tally) pairPentanomials(keys []rankedPair, rank []int) map[rankedPair]Pentanomial {
 	kept := make(map[rankedPair]bool, len(keys))
 	for _, k := range keys {
 		kept[k] = true
@@ -756,7 +755,7 @@ func (t *Tally) pairPentanomials(keys []rankedPair, pos, rank []int) map[rankedP
 	ptnml := make(map[rankedPair]Pentanomial)
 	for ids, i := range t.pairs {
 		p := t.pents[i]
-		k, flipped := orderPair(rank, pos[ids>>32], pos[uint32(ids)]) // counted from the first id's side
+		k, flipped := orderPair(rank, int(ids>>32), int(uint32(ids))) // counted from the first id's side
 		if !kept[k] {
 			continue
 		}

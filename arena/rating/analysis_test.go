@@ -607,12 +607,18 @@ func TestNotesCountOne(t *testing.T) {
 	}
 }
 
-// A Tally analysed and then given more games (its index of counts made
-// again) analyses them as a tally that took them all at once does.
+// A Tally analysed and then given more games (its players numbered anew,
+// its index of counts made again, a colour-reversed pair waiting for its
+// second game) analyses them as a tally that took them all at once does.
 func TestTallyAddAfterAnalyze(t *testing.T) {
 	games := randomGames(12, 600)
 	for i := range games {
 		games[i].Forfeit = i%17 == 0
+		if i%2 == 1 && i%10 != 9 { // pairs, and some games alone
+			games[i].White, games[i].Black = games[i-1].Black, games[i-1].White
+			games[i-1].PairKey = fmt.Sprint("pair ", i)
+			games[i].PairKey = games[i-1].PairKey
+		}
 	}
 	want, err := Analyze(games, Options{Model: Ordo})
 	if err != nil {
@@ -620,7 +626,7 @@ func TestTallyAddAfterAnalyze(t *testing.T) {
 	}
 	var tally Tally
 	for i, g := range games {
-		if i == 100 || i == 400 {
+		if i == 101 || i == 401 {
 			if _, err := tally.Analyze(Options{Model: Ordo}); err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,9 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -138,30 +141,54 @@ func (f *FitResult) LOS(i, j int) float64 {
 func (f *FitResult) AdvantageElo() float64 { return f.Advantage * f.Scale }
 
 // cell aggregates the games between one first mover and one second mover.
-// The players are int32 and the prior's virtual draws are held apart
-// (problem.vd), so that a cell takes 32 bytes: a field of a thousand
-// players has up to a million cells.
+// Its fields are int32 and the prior's virtual draws are held apart
+// (problem.vd), so that a cell takes 20 bytes (a field of a thousand
+// players has up to a million cells), and the tally's counts are the
+// cells of an analysis as they are.
 type cell struct {
-	f, s    int32   // first and second mover
-	w, d, l float64 // first mover's wins, draws and losses, virtual draws included
+	f, s    int32 // first and second mover
+	w, d, l int32 // first mover's wins, draws and losses
 }
 
-func (c *cell) total() float64 { return c.w + c.d + c.l }
+// total returns the games of the cell.
+func (c *cell) total() float64 { return float64(c.w) + float64(c.d) + float64(c.l) }
+
+// points returns the first mover's points, and lost the second mover's.
+func (c *cell) points() float64 { return float64(c.w) + float64(c.d)/2 }
+func (c *cell) lost() float64   { return float64(c.l) + float64(c.d)/2 }
+
+// counts returns the wins, draws and losses of cell i, the draws with the
+// prior's virtual draws.
+func (p *problem) counts(i int) (w, d, l float64) {
+	c := &p.cells[i]
+	w, d, l = float64(c.w), float64(c.d), float64(c.l)
+	if p.vd != nil {
+		d += p.vd[i]
+	}
+	return w, d, l
+}
+
+// total returns the games of cell i, virtual draws included.
+func (p *problem) total(i int) float64 {
+	w, d, l := p.counts(i)
+	return w + d + l
+}
 
 // realDraws returns the drawn games of cell i that were played.
 func (p *problem) realDraws(i int) float64 {
+	_, d, _ := p.counts(i)
 	if p.vd == nil {
-		return p.cells[i].d
+		return d
 	}
-	return p.cells[i].d - p.vd[i]
+	return d - p.vd[i]
 }
 
 // realGames returns the games of cell i that were played.
 func (p *problem) realGames(i int) float64 {
 	if p.vd == nil {
-		return p.cells[i].total()
+		return p.total(i)
 	}
-	return p.cells[i].total() - p.vd[i]
+	return p.total(i) - p.vd[i]
 }
 
 // problem is a likelihood to maximise over ratings, advantage and drawElo.
@@ -224,9 +251,10 @@ func (p *problem) evaluate(theta, grad, hess []float64) float64 {
 	for i := range p.cells {
 		c := &p.cells[i]
 		x := s * (theta[c.f] + adv - theta[c.s])
+		w, d, l := p.counts(i)
 		if p.model == Ordo {
-			t.ordo(c, x, grad != nil)
-		} else if !t.bayes(c, x, delta, grad != nil) {
+			t.ordo(w, d, l, x, grad != nil)
+		} else if !t.bayes(w, d, l, x, delta, grad != nil) {
 			return math.Inf(-1)
 		}
 		ll += t.ll
@@ -265,12 +293,13 @@ type cellTerms struct {
 	hxx, hxd, hdd float64
 }
 
-// ordo sets the terms of Ordo's likelihood of a cell, draws counting half
+// ordo sets the terms of Ordo's likelihood of a cell of w wins, d draws
+// and l losses of the first mover, draws counting half
 // a point: the first mover's expected score is sigmoid(x). The derivatives
 // are set only when derivs is true.
-func (out *cellTerms) ordo(c *cell, x float64, derivs bool) {
-	t := c.total()
-	pts := c.w + c.d/2
+func (out *cellTerms) ordo(w, d, l, x float64, derivs bool) {
+	t := w + d + l
+	pts := w + d/2
 	out.ll = -pts*softplus(-x) - (t-pts)*softplus(x)
 	if derivs {
 		e := sigmoid(x)
@@ -279,12 +308,13 @@ func (out *cellTerms) ordo(c *cell, x float64, derivs bool) {
 	}
 }
 
-// bayes sets the terms of BayesElo's likelihood of a cell: the first mover
+// bayes sets the terms of BayesElo's likelihood of a cell of w wins, d
+// draws and l losses of the first mover: the first mover
 // wins with probability sigmoid(x - delta), loses with sigmoid(-x - delta)
 // and draws otherwise. It reports false when the draw probability vanishes
 // (the likelihood is then -Inf). The derivatives are set only when derivs
 // is true.
-func (out *cellTerms) bayes(c *cell, x, delta float64, derivs bool) bool {
+func (out *cellTerms) bayes(w, d, l, x, delta float64, derivs bool) bool {
 	pw := sigmoid(x - delta)
 	pl := sigmoid(-x - delta)
 	pd := sigmoid(delta-x) - pl
@@ -292,14 +322,14 @@ func (out *cellTerms) bayes(c *cell, x, delta float64, derivs bool) bool {
 		return false
 	}
 	out.ll = 0
-	if c.w > 0 {
-		out.ll -= c.w * softplus(delta-x)
+	if w > 0 {
+		out.ll -= w * softplus(delta-x)
 	}
-	if c.l > 0 {
-		out.ll -= c.l * softplus(x+delta)
+	if l > 0 {
+		out.ll -= l * softplus(x+delta)
 	}
-	if c.d > 0 {
-		out.ll += c.d * math.Log(pd)
+	if d > 0 {
+		out.ll += d * math.Log(pd)
 	}
 	if !derivs {
 		return true
@@ -309,16 +339,16 @@ func (out *cellTerms) bayes(c *cell, x, delta float64, derivs bool) bool {
 	// First derivatives: of the win and loss terms, and of pd.
 	pdx := -sw + sl
 	pdd := sw + sl
-	out.dx = c.w*qw - c.l*ql + c.d*pdx/pd
-	out.dd = -c.w*qw - c.l*ql + c.d*pdd/pd
+	out.dx = w*qw - l*ql + d*pdx/pd
+	out.dd = -w*qw - l*ql + d*pdd/pd
 	// Second derivatives.
 	cw, cl := sw*(1-2*pw), sl*(1-2*pl)
 	pdxx := -cw - cl
 	pdxd := cw - cl
 	pddd := -cw - cl
-	out.hxx = -c.w*sw - c.l*sl + c.d*(pdxx/pd-pdx*pdx/(pd*pd))
-	out.hxd = c.w*sw - c.l*sl + c.d*(pdxd/pd-pdx*pdd/(pd*pd))
-	out.hdd = -c.w*sw - c.l*sl + c.d*(pddd/pd-pdd*pdd/(pd*pd))
+	out.hxx = -w*sw - l*sl + d*(pdxx/pd-pdx*pdx/(pd*pd))
+	out.hxd = w*sw - l*sl + d*(pdxd/pd-pdx*pdd/(pd*pd))
+	out.hdd = -w*sw - l*sl + d*(pddd/pd-pdd*pdd/(pd*pd))
 	return true
 }
 
@@ -384,20 +414,25 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 }
 
 // newtonSolver holds the matrices of the Newton steps of a fit of k active
-// parameters, made once for all its steps (damped only when a step needs
-// it).
+// parameters, made once for all its steps: the information of the active
+// parameters is factorised where it is (a Cholesky factorisation, as
+// gonum's mat.Cholesky makes it, in its storage), and made again from the
+// Hessian when a step needs damping, so that one k×k matrix serves.
 type newtonSolver struct {
-	info, damped *mat.SymDense
-	rhs, step    *mat.VecDense
-	chol         mat.Cholesky
+	chol      *mat.SymDense
+	rhs, step *mat.VecDense
+	work      []float64
+	iwork     []int
 }
 
 // newNewtonSolver returns a newtonSolver for k active parameters.
 func newNewtonSolver(k int) *newtonSolver {
 	return &newtonSolver{
-		info: mat.NewSymDense(k, nil),
-		rhs:  mat.NewVecDense(k, nil),
-		step: mat.NewVecDense(k, nil),
+		chol:  mat.NewSymDense(k, nil),
+		rhs:   mat.NewVecDense(k, nil),
+		step:  mat.NewVecDense(k, nil),
+		work:  make([]float64, 3*k),
+		iwork: make([]int, k),
 	}
 }
 
@@ -405,34 +440,41 @@ func newNewtonSolver(k int) *newtonSolver {
 // the gradient and Hessian of the log-likelihood.
 func (ns *newtonSolver) solve(p *problem, grad, hess []float64) error {
 	var maxDiag float64
-	p.activeBlock(ns.info, hess, -1)
+	p.activeBlock(ns.chol, hess, -1)
 	for a, i := range p.active {
 		ns.rhs.SetVec(a, grad[i])
-		maxDiag = math.Max(maxDiag, ns.info.At(a, a))
+		maxDiag = math.Max(maxDiag, ns.chol.At(a, a))
 	}
 	// Levenberg damping until the information is positive definite
 	// and well enough conditioned to solve.
-	ok := ns.chol.Factorize(ns.info) && ns.chol.Cond() < 1e12
+	ok := ns.factorize()
 	for lambda := 1e-10 * maxDiag; !ok && lambda < 1e10*maxDiag+1; lambda *= 10 {
-		if ns.damped == nil {
-			ns.damped = mat.NewSymDense(len(p.active), nil)
-		}
-		ns.damped.CopySym(ns.info)
+		p.activeBlock(ns.chol, hess, -1)
 		for a := range len(p.active) {
-			ns.damped.SetSym(a, a, ns.info.At(a, a)+lambda)
+			ns.chol.SetSym(a, a, ns.chol.At(a, a)+lambda)
 		}
-		ok = ns.chol.Factorize(ns.damped) && ns.chol.Cond() < 1e12
+		ok = ns.factorize()
 	}
 	if !ok {
 		return fmt.Errorf("%w: %w", ErrNoConvergence, errSingular)
 	}
-	if err := ns.chol.SolveVecTo(ns.step, ns.rhs); err != nil {
-		var c mat.Condition
-		if !errors.As(err, &c) {
-			return fmt.Errorf("%w: %w", ErrNoConvergence, err)
-		}
-	}
+	raw := ns.chol.RawSymmetric()
+	ns.step.CopyVec(ns.rhs)
+	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: raw.N, Stride: raw.Stride, Data: raw.Data}
+	v := ns.step.RawVector()
+	lapack64.Potrs(u, blas64.General{Rows: raw.N, Cols: 1, Stride: v.Inc, Data: v.Data})
 	return nil
+}
+
+// factorize factorises ns.chol in place (its upper triangle), and reports
+// whether it is positive definite with a condition number below 10¹².
+func (ns *newtonSolver) factorize() bool {
+	raw := ns.chol.RawSymmetric()
+	norm := lapack64.Lansy(mat.CondNorm, raw, ns.work)
+	if _, ok := lapack64.Potrf(raw); !ok {
+		return false
+	}
+	return 1/lapack64.Pocon(raw, norm, ns.work, ns.iwork) < 1e12
 }
 
 // lineSearch backtracks along step from theta, whose log-likelihood is ll,
@@ -509,7 +551,7 @@ func (p *problem) ordoMeat(theta []float64, drawRate float64) *mat.Dense {
 		c := &p.cells[i]
 		e := sigmoid(b * (theta[c.f] + theta[n] - theta[c.s]))
 		v := e*(1-e) - ordoDrawProb(e, drawRate)/4
-		w := b * b * c.total() * math.Max(v, 0)
+		w := b * b * p.total(i) * math.Max(v, 0)
 		idx := [3]int{at[c.f], at[c.s], at[n]}
 		sgn := [3]float64{1, -1, 1}
 		for x := range idx {
@@ -831,9 +873,9 @@ func addPrior(n int, cells []cell, prior float64) ([]cell, []float64) {
 	}
 	m := len(cells)
 	vd := make([]float64, m)
-	// The cells of pairs met with one colour only: their virtual draws
-	// are all they hold, so d is their vd.
-	var extra []cell
+	// The cells of pairs met with one colour only: they hold only their
+	// virtual draws.
+	var extra []virtualCell
 	for i := range cells[:m] {
 		c := &cells[i]
 		lo, hi := min(c.f, c.s), max(c.f, c.s)
@@ -849,30 +891,33 @@ func addPrior(n int, cells []cell, prior float64) ([]cell, []float64) {
 		}
 		vd[i] = 0.25 * prior * games * (1/total[lo] + 1/total[hi])
 		if !back {
-			extra = append(extra, cell{f: c.s, s: c.f, d: vd[i]})
+			extra = append(extra, virtualCell{cell{f: c.s, s: c.f}, vd[i]})
 		}
 	}
-	for i := range cells { // once every pair's games are known
-		cells[i].d += vd[i]
-	}
-	sortCells(extra)
+	slices.SortFunc(extra, func(a, b virtualCell) int { return compareCells(a.c, b.c) })
 	return mergeCells(cells, vd, extra)
 }
 
-// mergeCells merges extra, sorted cells that are not in cells and whose
-// draws are all virtual, into cells and their virtual draws vd, both
-// sorted, from the end so that no third copy is made.
-func mergeCells(cells []cell, vd []float64, extra []cell) ([]cell, []float64) {
+// virtualCell is a cell that holds only virtual draws, vd of them.
+type virtualCell struct {
+	c  cell
+	vd float64
+}
+
+// mergeCells merges extra, sorted cells that are not in cells, into cells
+// and their virtual draws vd, both sorted, from the end so that no third
+// copy is made.
+func mergeCells(cells []cell, vd []float64, extra []virtualCell) ([]cell, []float64) {
 	m, e := len(cells), len(extra)
 	cells = slices.Grow(cells, e)[:m+e]
 	vd = slices.Grow(vd, e)[:m+e]
 	i, j := m-1, e-1
 	for k := m + e - 1; j >= 0; k-- {
-		if i >= 0 && compareCells(cells[i], extra[j]) > 0 {
+		if i >= 0 && compareCells(cells[i], extra[j].c) > 0 {
 			cells[k], vd[k] = cells[i], vd[i]
 			i--
 		} else {
-			cells[k], vd[k] = extra[j], extra[j].d
+			cells[k], vd[k] = extra[j].c, extra[j].vd
 			j--
 		}
 	}
@@ -966,9 +1011,6 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 		}
 	}
 	res.Advantage = theta[p.advIdx()]
-	if opt.Model == Ordo {
-		info = nil // only BayesElo's rating covariance needs it: let it go
-	}
 	cov = res.setDraws(p, theta, cov, opt)
 	res.AdvantageSE = math.NaN()
 	for a, i := range p.active {
@@ -1226,7 +1268,15 @@ func (p *problem) fit(res *FitResult, isRef []bool, anchors map[int]float64, off
 			// determined (for example the advantage when every game
 			// between two players had the same one moving first).
 			info = p.information(theta)
-			if cov, err = invert(info); err == nil {
+			if p.model == Ordo {
+				// Only BayesElo's rating covariance needs the
+				// information afterwards: Ordo's is inverted where it is.
+				cov, info = info, nil
+				err = invertInPlace(cov)
+			} else {
+				cov, err = invert(info)
+			}
+			if err == nil {
 				return theta, info, cov, nil
 			}
 		}
@@ -1298,7 +1348,7 @@ func (p *problem) startAt(theta []float64, res *FitResult, anchors map[int]float
 	}
 	theta[p.drawIdx()] = DefaultDrawElo
 	if fitDraw {
-		theta[p.drawIdx()] = startDrawElo(p.cells)
+		theta[p.drawIdx()] = p.startDrawElo()
 	}
 }
 
@@ -1359,6 +1409,30 @@ func invert(m mat.Symmetric) (*mat.SymDense, error) {
 	return &inv, nil
 }
 
+// invertInPlace replaces m, positive definite, by its inverse, as invert
+// computes it but in m's storage (which is overwritten even when m is
+// found singular).
+func invertInPlace(m *mat.SymDense) error {
+	raw := m.RawSymmetric()
+	if raw.Stride != raw.N {
+		inv, err := invert(m)
+		if err == nil {
+			m.CopySym(inv)
+		}
+		return err
+	}
+	work, iwork := make([]float64, 3*raw.N), make([]int, raw.N)
+	norm := lapack64.Lansy(mat.CondNorm, raw, work)
+	if _, ok := lapack64.Potrf(raw); !ok || 1/lapack64.Pocon(raw, norm, work, iwork) > 1e14 {
+		return fmt.Errorf("%w: %w", ErrNoConvergence, errSingular)
+	}
+	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: raw.N, Stride: raw.Stride, Data: raw.Data}
+	if _, ok := lapack64.Potri(u); !ok {
+		return fmt.Errorf("%w: %w (a zero in the factor's diagonal)", ErrNoConvergence, errSingular)
+	}
+	return nil
+}
+
 // symmetricInto returns (m + mᵀ)/2, a k×k matrix, stored in buf (k·k
 // values, whose contents are overwritten).
 func symmetricInto(buf []float64, m *mat.Dense) *mat.SymDense {
@@ -1373,11 +1447,12 @@ func symmetricInto(buf []float64, m *mat.Dense) *mat.SymDense {
 }
 
 // startDrawElo guesses drawElo from the share of draws.
-func startDrawElo(cells []cell) float64 {
+func (p *problem) startDrawElo() float64 {
 	var d, t float64
-	for _, c := range cells {
-		d += c.d
-		t += c.total()
+	for i := range p.cells {
+		_, di, _ := p.counts(i)
+		d += di
+		t += p.total(i)
 	}
 	frac := math.Min(math.Max(d/t, 0.05), 0.9)
 	return 2 * math.Atanh(frac) / bayesA

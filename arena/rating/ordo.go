@@ -81,8 +81,8 @@ func perfectRecords(names []string, cells []cell) (bound []int, winners, losers 
 	n := len(names)
 	points, played := make([]float64, n), make([]float64, n)
 	for _, c := range cells {
-		points[c.f] += c.w + c.d/2
-		points[c.s] += c.l + c.d/2
+		points[c.f] += c.points()
+		points[c.s] += c.lost()
 		played[c.f] += c.total()
 		played[c.s] += c.total()
 	}

@@ -83,13 +83,13 @@ type meeting struct{ points, games float64 }
 func meetingOf(cells []cell, lo, hi int32) (m meeting, met bool) {
 	if i, ok := findCell(cells, lo, hi); ok {
 		c := &cells[i]
-		m.points += c.w + c.d/2
+		m.points += c.points()
 		m.games += c.total()
 		met = true
 	}
 	if i, ok := findCell(cells, hi, lo); ok {
 		c := &cells[i]
-		m.points += c.l + c.d/2
+		m.points += c.lost()
 		m.games += c.total()
 		met = true
 	}
@@ -118,8 +118,8 @@ func tallyStandings(out []Standing, cells []cell) {
 		f, s := &out[c.f], &out[c.s]
 		f.Wins, f.Draws, f.Losses = f.Wins+int(c.w), f.Draws+int(c.d), f.Losses+int(c.l)
 		s.Wins, s.Draws, s.Losses = s.Wins+int(c.l), s.Draws+int(c.d), s.Losses+int(c.w)
-		f.Points += c.w + c.d/2
-		s.Points += c.l + c.d/2
+		f.Points += c.points()
+		s.Points += c.lost()
 	}
 	for i := range out {
 		out[i].Games = out[i].Wins + out[i].Draws + out[i].Losses

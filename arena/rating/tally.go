@@ -20,19 +20,21 @@ import (
 //
 // The zero Tally is empty and ready to use.
 type Tally struct {
-	index map[string]int // player name -> id, in order of appearance
+	// player name -> id, in order of appearance until Analyze numbers
+	// them in the order of the names (see order)
+	index map[string]int
 	names []string
 
 	// The first mover's record by (first mover, second mover), of every
-	// game; forfeited holds, by place in counts, those of the games decided
-	// by a forfeit, so that the side balance's are the difference. cells
-	// finds a pair of players' place in counts: an index that Analyze
-	// lets go, for the fit not to hold it, and the next Add rebuilds.
-	// counts hold no pointers, so that the collector has nothing to scan
-	// in them.
+	// game; forfeited holds, by pairKey(first, second), those of the games
+	// decided by a forfeit, so that the side balance's are the difference.
+	// cells finds a pair of players' place in counts: an index that
+	// Analyze lets go, for the fit not to hold it, and the next Add
+	// rebuilds. counts hold no pointers, so that the collector has
+	// nothing to scan in them; once ordered they are the cells of the fit.
 	cells     cellIndex
-	counts    []cellCount
-	forfeited map[int32]wdl32
+	counts    []cell
+	forfeited map[uint64]wdl32
 	games     int
 	draws     int
 	forfeits  int
@@ -93,15 +95,15 @@ func (t *Tally) Add(g Game) error {
 	}
 	t.games++
 	k := t.cell(first, second)
-	t.counts[k].all.add(firstPoints)
+	t.counts[k].add(firstPoints)
 	if !g.decidedByPlay() {
 		t.forfeits++
 		if t.forfeited == nil {
-			t.forfeited = make(map[int32]wdl32)
+			t.forfeited = make(map[uint64]wdl32)
 		}
-		f := t.forfeited[k]
+		f := t.forfeited[pairKey(first, second)]
 		f.add(firstPoints)
-		t.forfeited[k] = f
+		t.forfeited[pairKey(first, second)] = f
 	} else {
 		if g.FirstMover == game.White {
 			t.whites++
@@ -166,11 +168,16 @@ func (t *Tally) id(name string) int {
 	return i
 }
 
-// cellCount is the first mover's record between two players (ids) in
-// every game.
-type cellCount struct {
-	first, second int32
-	all           wdl32
+// add counts a game in which the first mover scored points.
+func (c *cell) add(points float64) {
+	switch points {
+	case 1:
+		c.w++
+	case 0:
+		c.l++
+	default:
+		c.d++
+	}
 }
 
 // wdl32 counts wins, draws and losses compactly.
@@ -187,8 +194,6 @@ func (c *wdl32) add(points float64) {
 	}
 }
 
-func (c wdl32) games() int32 { return c.w + c.d + c.l }
-
 // pairKey packs two player ids into a map key.
 func pairKey(a, b int) uint64 { return uint64(a)<<32 | uint64(uint32(b)) }
 
@@ -202,7 +207,7 @@ func (t *Tally) cell(first, second int) int32 {
 	k, ok := t.cells.find(t.counts, f, s)
 	if !ok {
 		k = int32(len(t.counts))
-		t.counts = append(t.counts, cellCount{first: f, second: s})
+		t.counts = append(t.counts, cell{f: f, s: s})
 		t.cells.add(t.counts)
 	}
 	return k
@@ -218,7 +223,7 @@ type cellIndex struct {
 
 // slot returns the slot of the cell of first and second in counts, or the
 // free slot where it would go.
-func (x *cellIndex) slot(counts []cellCount, first, second int32) int {
+func (x *cellIndex) slot(counts []cell, first, second int32) int {
 	mask := uint64(len(x.slots) - 1)
 	h := (uint64(uint32(first))<<32 | uint64(uint32(second))) * 0x9e3779b97f4a7c15
 	for i := (h ^ h>>32) & mask; ; i = (i + 1) & mask {
@@ -226,7 +231,7 @@ func (x *cellIndex) slot(counts []cellCount, first, second int32) int {
 		if v == 0 {
 			return int(i)
 		}
-		if c := &counts[v-1]; c.first == first && c.second == second {
+		if c := &counts[v-1]; c.f == first && c.s == second {
 			return int(i)
 		}
 	}
@@ -234,25 +239,25 @@ func (x *cellIndex) slot(counts []cellCount, first, second int32) int {
 
 // find returns the place in counts of the cell of first and second, and
 // whether there is one.
-func (x *cellIndex) find(counts []cellCount, first, second int32) (int32, bool) {
+func (x *cellIndex) find(counts []cell, first, second int32) (int32, bool) {
 	v := x.slots[x.slot(counts, first, second)]
 	return v - 1, v != 0
 }
 
 // add indexes the last cell of counts, growing the table to keep it at
 // most half full.
-func (x *cellIndex) add(counts []cellCount) {
+func (x *cellIndex) add(counts []cell) {
 	if 2*len(counts) > len(x.slots) {
 		x.rebuild(counts)
 		return
 	}
 	c := &counts[len(counts)-1]
-	x.slots[x.slot(counts, c.first, c.second)] = int32(len(counts))
+	x.slots[x.slot(counts, c.f, c.s)] = int32(len(counts))
 }
 
 // rebuild indexes every cell of counts afresh, in a table at most half
 // full.
-func (x *cellIndex) rebuild(counts []cellCount) {
+func (x *cellIndex) rebuild(counts []cell) {
 	size := 64
 	for size < 2*len(counts)+2 {
 		size *= 2
@@ -260,38 +265,83 @@ func (x *cellIndex) rebuild(counts []cellCount) {
 	x.slots = make([]int32, size)
 	for i := range counts {
 		c := &counts[i]
-		x.slots[x.slot(counts, c.first, c.second)] = int32(i + 1)
+		x.slots[x.slot(counts, c.f, c.s)] = int32(i + 1)
 	}
 }
 
-// sorted returns the players' names in order and, for each id, its
-// position in that order.
-func (t *Tally) sorted() (names []string, pos []int) {
-	names = slices.Clone(t.names)
+// order numbers the players in the order of their names and sorts the
+// counts by first mover, then second mover, so that they are the cells of
+// an analysis as they are (no copy of them is made); it returns the names.
+// The ids change, the places in counts too: the index of the counts is let
+// go, for the next Add to make again.
+func (t *Tally) order() []string {
+	names := slices.Clone(t.names)
 	slices.Sort(names)
-	pos = make([]int, len(t.names))
+	pos := make([]int32, len(t.names))
+	moved := false
 	for i, name := range names {
-		pos[t.index[name]] = i
+		pos[t.index[name]] = int32(i)
+		moved = moved || t.index[name] != i
 	}
-	return names, pos
+	if moved {
+		t.renumber(names, pos)
+	}
+	if !slices.IsSortedFunc(t.counts, compareCells) {
+		sortCells(t.counts)
+	}
+	t.cells = cellIndex{}
+	return names
 }
 
-// cellsOf turns the counts by (first, second) id into cells indexed by
-// position: of every game, or of the side balance's games when side is
-// true. Cells without games are left out.
-func (t *Tally) cellsOf(pos []int, side bool) []cell {
-	cells := make([]cell, 0, len(t.counts))
-	for i, k := range t.counts {
-		c := k.all
-		if f, ok := t.forfeited[int32(i)]; ok && side {
-			c = wdl32{w: c.w - f.w, d: c.d - f.d, l: c.l - f.l}
+// renumber gives each player the id pos[id]; names are the players by
+// their new ids.
+func (t *Tally) renumber(names []string, pos []int32) {
+	for name, i := range t.index {
+		t.index[name] = int(pos[i])
+	}
+	t.names = names
+	for i := range t.counts {
+		c := &t.counts[i]
+		c.f, c.s = pos[c.f], pos[c.s]
+	}
+	if len(t.forfeited) > 0 {
+		forfeited := make(map[uint64]wdl32, len(t.forfeited))
+		for k, f := range t.forfeited {
+			forfeited[pairKey(int(pos[k>>32]), int(pos[uint32(k)]))] = f
 		}
-		if c.games() == 0 {
+		t.forfeited = forfeited
+	}
+	// The pairs' pentanomials are from the lower id's side.
+	pairs := make(map[uint64]int32, len(t.pairs))
+	for k, i := range t.pairs {
+		lo, hi := pos[k>>32], pos[uint32(k)]
+		if lo > hi {
+			lo, hi = hi, lo
+			t.pents[i] = t.pents[i].reversed()
+		}
+		pairs[pairKey(int(lo), int(hi))] = i
+	}
+	t.pairs = pairs
+	for key, g := range t.open {
+		g.white, g.black = int(pos[g.white]), int(pos[g.black])
+		t.open[key] = g
+	}
+}
+
+// sideCells returns the cells of the side balance's games: the counts
+// less the games decided by a forfeit (see order). Cells without games
+// are left out.
+func (t *Tally) sideCells() []cell {
+	cells := make([]cell, 0, len(t.counts))
+	for _, c := range t.counts {
+		if f, ok := t.forfeited[pairKey(int(c.f), int(c.s))]; ok {
+			c.w, c.d, c.l = c.w-f.w, c.d-f.d, c.l-f.l
+		}
+		if c.w+c.d+c.l == 0 {
 			continue
 		}
-		cells = append(cells, cell{f: int32(pos[k.first]), s: int32(pos[k.second]), w: float64(c.w), d: float64(c.d), l: float64(c.l)})
+		cells = append(cells, c)
 	}
-	sortCells(cells)
 	return cells
 }
 
