@@ -206,6 +206,23 @@ type problem struct {
 	// hess is the (n+2)² Hessian that maximize and information fill,
 	// made once for both; information lets it go.
 	hess []float64
+	// spare is a buffer no longer in use (the Newton steps' matrix, then
+	// the Hessian's, then the Ordo sandwich's meat), for the next k×k
+	// matrix to take rather than allocate one more: with a thousand
+	// players each is 8 MB.
+	spare []float64
+}
+
+// take returns n zeros in the spare buffer when it is large enough (it is
+// then no longer spare), or nil for the caller to allocate.
+func (p *problem) take(n int) []float64 {
+	if cap(p.spare) < n {
+		return nil
+	}
+	b := p.spare[:n]
+	p.spare = nil
+	clear(b)
+	return b
 }
 
 // hessian returns p.hess, made when needed.
@@ -381,7 +398,8 @@ func (p *problem) maximize(theta []float64) (ll float64, iters int, err error) {
 	grad := make([]float64, dim)
 	hess := p.hessian()
 	trial := make([]float64, dim)
-	ns := newNewtonSolver(k)
+	ns := newNewtonSolver(k, p.take(k*k))
+	defer func() { p.spare = ns.chol.RawSymmetric().Data }()
 	for iters = 1; iters <= maxNewton; iters++ {
 		ll = p.evaluate(theta, grad, hess)
 		if math.IsNaN(ll) || math.IsInf(ll, 0) {
@@ -425,10 +443,11 @@ type newtonSolver struct {
 	iwork     []int
 }
 
-// newNewtonSolver returns a newtonSolver for k active parameters.
-func newNewtonSolver(k int) *newtonSolver {
+// newNewtonSolver returns a newtonSolver for k active parameters, its
+// matrix in buf (k·k values) unless buf is nil.
+func newNewtonSolver(k int, buf []float64) *newtonSolver {
 	return &newtonSolver{
-		chol:  mat.NewSymDense(k, nil),
+		chol:  mat.NewSymDense(k, buf),
 		rhs:   mat.NewVecDense(k, nil),
 		step:  mat.NewVecDense(k, nil),
 		work:  make([]float64, 3*k),
@@ -514,9 +533,10 @@ func (p *problem) information(theta []float64) *mat.SymDense {
 	grad := make([]float64, dim)
 	hess := p.hessian()
 	p.evaluate(theta, grad, hess)
-	info := mat.NewSymDense(len(p.active), nil)
+	k := len(p.active)
+	info := mat.NewSymDense(k, p.take(k*k))
 	p.activeBlock(info, hess, -1)
-	p.hess = nil
+	p.spare, p.hess = p.hess, nil
 	return info
 }
 
@@ -544,7 +564,7 @@ func (p *problem) ordoMeat(theta []float64, drawRate float64) *mat.Dense {
 	for a, i := range p.active {
 		at[i] = a
 	}
-	meat := mat.NewDense(k, k, nil)
+	meat := mat.NewDense(k, k, p.take(k*k))
 	data := meat.RawMatrix().Data
 	b := ordoBeta
 	for i := range p.cells {
@@ -1091,6 +1111,7 @@ func (res *FitResult) setDraws(p *problem, theta []float64, cov *mat.SymDense, o
 		tmp.Mul(covD, meat)
 		meat.Mul(&tmp, covD)
 		cov = symmetricInto(tmp.RawMatrix().Data, meat)
+		p.spare = meat.RawMatrix().Data
 	}
 	return cov
 }
@@ -1386,7 +1407,7 @@ func (p *problem) ratingCovariance(info, cov *mat.SymDense) (*mat.Dense, error) 
 			return nil, err
 		}
 	}
-	full := mat.NewDense(p.n, p.n, nil)
+	full := mat.NewDense(p.n, p.n, p.take(p.n*p.n))
 	for x, i := range p.active[:rated] {
 		for y, j := range p.active[:rated] {
 			full.Set(i, j, block.At(x, y))
