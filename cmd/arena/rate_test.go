@@ -16,6 +16,7 @@ import (
 	"github.com/arena-games/arena/arena/schedule"
 
 	"github.com/arena-games/arena/arena/games"
+	"github.com/arena-games/arena/arena/rating"
 	"github.com/arena-games/arena/reports"
 )
 
@@ -330,5 +331,95 @@ func TestRateOrdoQuickstart(t *testing.T) {
 	}
 	if strings.Contains(out, "virtual draws") {
 		t.Errorf("the ordo model added virtual draws\n%s", out)
+	}
+}
+
+// manyPlayersPGN writes games between players drawn at random from
+// players, the higher index the stronger, as tags and a result only, and
+// returns its path and the number of pairs of players that met.
+func manyPlayersPGN(t *testing.T, players, games int, seed uint64) (string, int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	met := map[[2]int]bool{}
+	var b strings.Builder
+	for i := range games {
+		w, k := rng.IntN(players), rng.IntN(players-1)
+		if k >= w {
+			k++
+		}
+		met[[2]int{min(w, k), max(w, k)}] = true
+		result := "1/2-1/2"
+		switch u := rng.Float64() + float64(w-k)/float64(2*players); {
+		case u > 0.7:
+			result = "1-0"
+		case u < 0.3:
+			result = "0-1"
+		}
+		fmt.Fprintf(&b, "[Round \"%d\"]\n[White \"P%03d\"]\n[Black \"P%03d\"]\n[Result \"%s\"]\n\n%s\n\n", i+1, w, k, result, result)
+	}
+	return writeTemp(t, "many.pgn", b.String()), len(met)
+}
+
+// The report files of a field with many players stay bounded: the pairs
+// table keeps rating.DefaultMaxPairs pairs, says how many it leaves out,
+// and twice the games (many more pairs that met) do not make the files
+// larger.
+func TestRateOutBoundedManyPlayers(t *testing.T) {
+	const players = 200
+	files := []string{"report.md", "standings.csv", "report.json", "report.html"}
+	var sizes [2][4]int64
+	for run, games := range []int{8000, 16000} {
+		path, met := manyPlayersPGN(t, players, games, uint64(run))
+		if met <= rating.DefaultMaxPairs {
+			t.Fatalf("%d games: only %d pairs met", games, met)
+		}
+		dir := filepath.Join(t.TempDir(), "report")
+		var stdout, stderr bytes.Buffer
+		if err := runRate(context.Background(), []string{"--model", "ordo", "--out", dir, path}, &stdout, &stderr); err != nil {
+			t.Fatalf("%d games: %v\n%s", games, err, stderr.String())
+		}
+		for i, f := range files {
+			st, err := os.Stat(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizes[run][i] = st.Size()
+			if st.Size() > 2<<20 {
+				t.Errorf("%d games, %d players: %s is %d bytes, more than 2 MiB", games, players, f, st.Size())
+			}
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Analysis struct {
+				Players []json.RawMessage `json:"players"`
+				Pairs   []json.RawMessage `json:"pairs"`
+				Omitted int               `json:"pairs_omitted"`
+			} `json:"analysis"`
+		}
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		if a := r.Analysis; len(a.Players) != players || len(a.Pairs) != rating.DefaultMaxPairs || a.Omitted != met-rating.DefaultMaxPairs {
+			t.Errorf("%d games: %d players, %d pairs detailed, %d omitted; want %d, %d, %d",
+				games, len(a.Players), len(a.Pairs), a.Omitted, players, rating.DefaultMaxPairs, met-rating.DefaultMaxPairs)
+		}
+		want := fmt.Sprintf("%d of the %d pairs of players that met", met-rating.DefaultMaxPairs, met)
+		for _, f := range []string{"report.md", "report.html"} {
+			text, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(text), want) {
+				t.Errorf("%d games: %s does not say what it leaves out (%q)", games, f, want)
+			}
+		}
+	}
+	for i, f := range files {
+		if small, large := sizes[0][i], sizes[1][i]; large > small+small/20+4096 {
+			t.Errorf("%s grows with the pairs left out: %d bytes for 8,000 games, %d for 16,000", f, small, large)
+		}
 	}
 }
