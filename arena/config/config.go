@@ -177,6 +177,12 @@ type FormatConfig struct {
 	// Decider settles a knockout match still tied after its tiebreak
 	// pairs: schedule.DeciderArmageddon (default) or schedule.DeciderSeed.
 	Decider string `toml:"decider"`
+	// TiebreakTime, when set, is the time control of a knockout's
+	// tiebreak games (its tiebreak pairs and armageddon decider), for
+	// every bot in place of its own: a faster one, as matches of people
+	// are decided by rapid games. Its margin defaults to [time]'s; the
+	// bots' search limits still apply.
+	TiebreakTime *TimeControl `toml:"tiebreak_time"`
 	// Seeding orders a Swiss's or knockout's bots: SeedingOrder (default,
 	// the order of the bots) or SeedingRating (by each bot's rating key,
 	// highest first).
@@ -238,8 +244,25 @@ func (c *Config) Plan() schedule.Plan {
 		p.ByeHalfPoints = int(math.Round(2 * *f.Bye))
 	case schedule.Knockout:
 		p.Games, p.TiebreakPairs, p.Decider = f.Games, *f.TiebreakPairs, f.Decider
+		if f.TiebreakTime != nil {
+			p.TiebreakTime = f.TiebreakTime.String()
+		}
 	}
 	return p
+}
+
+// GameTime returns the time control that applies to the named bot in a
+// game: its own (BotTime), or in a knockout's tiebreak game
+// (schedule.Plan.Tiebreak) the format's tiebreak_time when set, with the
+// bot's search limits.
+func (c *Config) GameTime(name string, tiebreak bool) TimeControl {
+	tc := c.BotTime(name)
+	if !tiebreak || c.Format.TiebreakTime == nil {
+		return tc
+	}
+	t := *c.Format.TiebreakTime
+	t.Nodes, t.Depth = tc.Nodes, tc.Depth
+	return t
 }
 
 // OpeningsConfig selects the openings. With File set, openings come from
@@ -712,6 +735,9 @@ func (c *Config) checkDurations(raw map[string]any) []error {
 		}
 	}
 	table([]string{"time"}, raw["time"])
+	if f, ok := raw["format"].(map[string]any); ok {
+		table([]string{"format", "tiebreak_time"}, f["tiebreak_time"])
+	}
 	cpuTime := func(path []string, t any) {
 		if m, ok := t.(map[string]any); ok {
 			if v, ok := m["cpu_time"]; ok {
@@ -962,7 +988,7 @@ func (c *Config) validateRounds(md toml.MetaData) []error {
 		}
 	}
 	only("bye", schedule.Swiss)
-	for _, k := range []string{"games", "tiebreak_pairs", "decider"} {
+	for _, k := range []string{"games", "tiebreak_pairs", "decider", "tiebreak_time"} {
 		only(k, schedule.Knockout)
 	}
 	if md.IsDefined("format", "seeding") && !schedule.Progressive(f.Kind) {
@@ -1016,6 +1042,36 @@ func (c *Config) validateKnockout(md toml.MetaData, e *keyErrors) {
 	default:
 		e.add([]string{"format", "decider"}, "unknown decider %q (want %q: one game, the higher seed moving first and a draw sending the other through; or %q: the higher seed goes through)",
 			f.Decider, schedule.DeciderArmageddon, schedule.DeciderSeed)
+	}
+	c.validateTiebreakTime(e)
+}
+
+// validateTiebreakTime checks a knockout's tiebreak_time, and gives it
+// [time]'s margin when it sets none.
+func (c *Config) validateTiebreakTime(e *keyErrors) {
+	f := &c.Format
+	tc := f.TiebreakTime
+	if tc == nil || c.badTimes[displayKey([]string{"format", "tiebreak_time"})] {
+		return
+	}
+	key := []string{"format", "tiebreak_time"}
+	if tc.Nodes != 0 || tc.Depth != 0 {
+		e.add(key, "search limits (nodes, depth) are set in [time] or per bot, and hold in the tiebreak games too")
+		return
+	}
+	if err := tc.check(false); err != nil {
+		e.add(key, "%v", err)
+		return
+	}
+	if tc.Move == 0 && tc.Base == 0 {
+		e.add(key, "give move (a fixed time per move) or base (a clock)")
+		return
+	}
+	if f.TiebreakPairs != nil && *f.TiebreakPairs == 0 && f.Decider == schedule.DeciderSeed {
+		e.add(key, "no game is a tiebreak game: tiebreak_pairs is 0 and the decider is %q", schedule.DeciderSeed)
+	}
+	if tc.Margin == 0 {
+		tc.Margin = c.Time.Margin
 	}
 }
 

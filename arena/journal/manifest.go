@@ -307,7 +307,8 @@ func (m *Manifest) planDiff(other *Manifest) error {
 		return nil
 	case !slices.Equal(m.Plan.Seeds, other.Plan.Seeds):
 		return scheduleDiff("the seeding", strings.Join(m.Plan.Seeds, ", "), strings.Join(other.Plan.Seeds, ", "))
-	case m.Plan.Games != other.Plan.Games || m.Plan.TiebreakPairs != other.Plan.TiebreakPairs || m.Plan.Decider != other.Plan.Decider:
+	case m.Plan.Games != other.Plan.Games || m.Plan.TiebreakPairs != other.Plan.TiebreakPairs || m.Plan.Decider != other.Plan.Decider ||
+		m.Plan.TiebreakTime != other.Plan.TiebreakTime:
 		return scheduleDiff("the knockout's matches", planMatches(m.Plan), planMatches(other.Plan))
 	case m.Plan.ByeHalfPoints != other.Plan.ByeHalfPoints:
 		return scheduleDiff("the points of a bye", float64(m.Plan.ByeHalfPoints)/2, float64(other.Plan.ByeHalfPoints)/2)
@@ -349,7 +350,11 @@ func writeFileSync(path string, data []byte) error {
 
 // planMatches describes a knockout's matches.
 func planMatches(p *Plan) string {
-	return fmt.Sprintf("%d games, up to %d tiebreak pairs, then %s", p.Games, p.TiebreakPairs, p.Decider)
+	s := fmt.Sprintf("%d games, up to %d tiebreak pairs, then %s", p.Games, p.TiebreakPairs, p.Decider)
+	if p.TiebreakTime != "" {
+		s += ", the tiebreak games at " + p.TiebreakTime
+	}
+	return s
 }
 
 // Plan is the plan of a Swiss or knockout (schedule.Plan).

@@ -55,6 +55,9 @@ type Record struct {
 	White      string `json:"white"`
 	Black      string `json:"black"`
 	FirstMover string `json:"first_mover"` // "white" or "black": the colour that moved first
+	// Time is the time control of a game not played under the bots' own:
+	// a knockout's tiebreak game under the format's tiebreak_time.
+	Time string `json:"time,omitempty"`
 
 	Moves []MoveRecord `json:"moves"` // the moves after the opening, as played by the bots
 

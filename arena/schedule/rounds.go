@@ -56,6 +56,21 @@ type Plan struct {
 	// FirstMover is the colour that moves first under the rules, "white"
 	// or "black": the armageddon decider gives it to the higher seed.
 	FirstMover string `json:"first_mover"`
+	// TiebreakTime is the time control of a knockout's tiebreak games
+	// (its tiebreak pairs and decider; see Tiebreak), as the
+	// configuration words it; "" when they keep the bots' own.
+	TiebreakTime string `json:"tiebreak_time,omitempty"`
+}
+
+// Tiebreak reports whether game id of a knockout is one of a match's
+// tiebreak games: a tiebreak pair or the decider, not one of its regular
+// games. It follows from the ID alone, so that a resumed run plays each
+// game under the same time control.
+func (p *Plan) Tiebreak(id int) bool {
+	if p.Kind != Knockout || id < 1 {
+		return false
+	}
+	return (id-1)%p.block() >= p.Games
 }
 
 // validate checks the plan's parameters.
@@ -277,6 +292,9 @@ func (r *Rounds) FingerprintV2(gameName, preset string, settings []game.Setting)
 	p := r.plan
 	b = fmt.Appendf(b, "format %q rounds %d bye %d games %d tiebreak %d decider %q first %q\n",
 		p.Kind, p.Rounds, p.ByeHalfPoints, p.Games, p.TiebreakPairs, p.Decider, r.first.String())
+	if p.TiebreakTime != "" { // absent from the fingerprints of plans without one
+		b = fmt.Appendf(b, "tiebreak time %q\n", p.TiebreakTime)
+	}
 	for _, s := range p.Seeds {
 		b = append(b, "seed "...)
 		b = strconv.AppendQuote(b, s)

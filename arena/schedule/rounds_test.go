@@ -323,8 +323,29 @@ func TestKnockoutTiebreaks(t *testing.T) {
 				if g.Opening != (g.ID-1)/2 {
 					t.Errorf("game %d plays opening %d, want the next opening for each pair", g.ID, g.Opening)
 				}
+				// The regular games are 1 and 2; the others are tiebreak games.
+				if got, want := p.Tiebreak(g.ID), g.ID > 2; got != want {
+					t.Errorf("game %d: Tiebreak %v, want %v", g.ID, got, want)
+				}
 			}
 		})
+	}
+}
+
+// Plan.Tiebreak tells a knockout's tiebreak games from its regular games
+// in every match's block of IDs, and is false for the other formats.
+func TestPlanTiebreak(t *testing.T) {
+	p := schedule.Plan{Kind: schedule.Knockout, Games: 4, TiebreakPairs: 1}
+	// Blocks of 4 + 2 + 2 IDs: games, tiebreak pair, decider (and one unused).
+	want := map[int]bool{1: false, 4: false, 5: true, 7: true, 8: true, 9: false, 12: false, 13: true, 0: false}
+	for id, w := range want {
+		if got := p.Tiebreak(id); got != w {
+			t.Errorf("knockout game %d: Tiebreak %v, want %v", id, got, w)
+		}
+	}
+	swiss := schedule.Plan{Kind: schedule.Swiss, Rounds: 3}
+	if swiss.Tiebreak(5) {
+		t.Error("a Swiss game is a tiebreak game")
 	}
 }
 

@@ -131,6 +131,7 @@ func runTestBot(kind string) int {
 		startText string // the position text the moves of played follow; "" for the start position
 		legal     []string
 		myMoves   int
+		given     protocol.Clock // of the last go command
 		buf       []game.Move
 	)
 	for {
@@ -225,6 +226,7 @@ func runTestBot(kind string) int {
 			legal = m.Moves
 		case protocol.Go:
 			myMoves++
+			given = m.Clock
 			if kind == "hang" {
 				time.Sleep(time.Hour)
 			}
@@ -272,7 +274,7 @@ func runTestBot(kind string) int {
 				mv = buf[rng.IntN(len(buf))].String()
 			case "legal":
 				mv = legal[len(legal)-1]
-			case "hash", "slowhash":
+			case "hash", "slowhash", "hashtime":
 				if kind == "slowhash" {
 					time.Sleep(15 * time.Millisecond)
 				}
@@ -287,6 +289,9 @@ func runTestBot(kind string) int {
 				mv = buf[0].String()
 			}
 			info := protocol.Info{Depth: 1, String: "test bot"}
+			if kind == "hashtime" { // says the time control it was given
+				info.String = fmt.Sprintf("movetime %v wtime %v winc %v", given.MoveTime, given.WTime, given.WInc)
+			}
 			if kind == "score" {
 				n, _ := strconv.Atoi(arg)
 				info = protocol.Info{Depth: 1, Score: n, HasScore: true}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -261,5 +262,94 @@ func TestRoundsRefusesShards(t *testing.T) {
 	_, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: t.TempDir(), Shard: &schedule.Shard{Index: 0, Count: 2}})
 	if !errors.Is(err, schedule.ErrShard) || !strings.Contains(err.Error(), "round before") {
 		t.Fatalf("Run with a shard: %v", err)
+	}
+}
+
+// cancelAtTiebreak cancels a run once a knockout's first tiebreak game
+// (of plan) has ended.
+type cancelAtTiebreak struct {
+	once   sync.Once
+	plan   schedule.Plan
+	cancel context.CancelFunc
+}
+
+func (c *cancelAtTiebreak) GameStarted(journal.Record)    {}
+func (c *cancelAtTiebreak) Moved(int, journal.MoveRecord) {}
+func (c *cancelAtTiebreak) GameEnded(id int) {
+	if c.plan.Tiebreak(id) {
+		c.once.Do(c.cancel)
+	}
+}
+
+// TestKnockoutTiebreakTime plays a knockout whose tiebreak games (pairs
+// and armageddon decider) have a faster time control of their own, killed
+// after its first tiebreak game and resumed: each bot is given the
+// tiebreak clock in those games and its own time per move in the others,
+// the journal records the tiebreak games' time control, the resumed run
+// plays the games of an uninterrupted one, and a resume with another
+// tiebreak time is refused.
+func TestKnockoutTiebreakTime(t *testing.T) {
+	body := `
+name = "knockout"
+seed = 3
+concurrency = 2
+[game]
+name = "cheversi"
+[format]
+kind = "knockout"
+games = 2
+tiebreak_pairs = 1
+tiebreak_time = { base = "20s", increment = "100ms" }
+[openings]
+plies = 2
+count = 4
+[time]
+move = "2s"
+`
+	path := writeConfig(t, body, "tiebreak-time", hashBots(6, "hashtime")...)
+	cfg := loadConfig(t, path)
+	plan := cfg.Plan()
+	if plan.TiebreakTime != "20s+100ms" {
+		t.Fatalf("plan's tiebreak time %q, want 20s+100ms", plan.TiebreakTime)
+	}
+	out := filepath.Join(t.TempDir(), "interrupted")
+	ctx, cancel := context.WithCancel(context.Background())
+	obs := &cancelAtTiebreak{plan: plan, cancel: cancel}
+	if _, err := tournament.Run(ctx, cfg, tournament.Options{Out: out, Observer: obs}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	if sum, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: out}); err != nil || !sum.Complete {
+		t.Fatalf("resumed run: %+v, %v", sum, err)
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, err := tournament.Run(context.Background(), loadConfig(t, path), tournament.Options{Out: whole}); err != nil {
+		t.Fatal(err)
+	}
+	sameLines(t, "interrupted and resumed", gameLines(t, out), gameLines(t, whole))
+	tiebreaks := 0
+	for _, rec := range readRecords(t, out) {
+		want, wantTime := "movetime 2s wtime 0s winc 0s", ""
+		if plan.Tiebreak(rec.ID) {
+			tiebreaks++
+			want, wantTime = "movetime 0s wtime ", "20s+100ms"
+		}
+		if rec.Time != wantTime {
+			t.Errorf("game %d: journal's time %q, want %q", rec.ID, rec.Time, wantTime)
+		}
+		for i, mv := range rec.Moves {
+			if mv.Info == nil || !strings.HasPrefix(mv.Info.Text, want) || wantTime != "" && !strings.HasSuffix(mv.Info.Text, "winc 100ms") {
+				t.Errorf("game %d move %d: the bot was given %+v, want %q...", rec.ID, i+1, mv.Info, want)
+				break
+			}
+		}
+	}
+	if tiebreaks == 0 {
+		t.Fatal("no match went to a tiebreak: the test needs one")
+	}
+	// The tiebreak time is part of the matches: another one is refused.
+	other := writeConfig(t, strings.Replace(body, `base = "20s"`, `base = "30s"`, 1), "tiebreak-time", hashBots(6, "hashtime")...)
+	_, err := tournament.Run(context.Background(), loadConfig(t, other), tournament.Options{Out: out})
+	if !errors.Is(err, journal.ErrScheduleChanged) || !strings.Contains(err.Error(), "tiebreak games at 20s+100ms") {
+		t.Errorf("resume with another tiebreak time: %v", err)
 	}
 }
