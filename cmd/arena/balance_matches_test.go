@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -305,6 +306,17 @@ func TestBalanceMatches(t *testing.T) {
 	for name := range matches {
 		t.Errorf("%s holds games of %s, which the table of matches does not show", balanceMatches, name)
 	}
+	all := readMatches(t)
+	for _, c := range balancePairedMatches {
+		if all[c.a] == nil || all[c.b] == nil {
+			t.Fatalf("%s has not the games of both %s and %s", balanceMatches, c.a, c.b)
+		}
+		_, recsA := matchRecords(t, c.a, all[c.a])
+		ma, recsB := matchRecords(t, c.b, all[c.b])
+		if want := pairedDifference(t, c.a, c.b, recsA, recsB, ma.Bots[0]); !strings.Contains(strings.Join(strings.Fields(doc), " "), want) {
+			t.Errorf("%s does not say %q", balanceDoc, want)
+		}
+	}
 	if *balanceUpdate {
 		doc = doc[:tb.start] + rows.String() + doc[tb.end:]
 		if err := os.WriteFile(balanceDoc, []byte(doc), 0o644); err != nil {
@@ -341,4 +353,56 @@ func TestBalanceMatchReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// balancePairedMatches are the matches the document compares pair by pair
+// on the openings they share: the first bot's score in each, and the
+// difference with its 95 % interval over the shared openings.
+var balancePairedMatches = []struct{ a, b string }{
+	{"match-nodes-100k", "match-nodes"},
+}
+
+// pairPoints returns the first bot's points in each colour-reversed pair
+// of a match, by the pair's opening.
+func pairPoints(recs []journal.Record, bot string) map[string]float64 {
+	pts := map[string]float64{}
+	for _, r := range recs {
+		p := 0.5
+		switch {
+		case r.Result == "1-0" && r.White == bot, r.Result == "0-1" && r.Black == bot:
+			p = 1
+		case r.Result != "1/2-1/2":
+			p = 0
+		}
+		pts[strings.Join(r.Opening.Moves, " ")] += p
+	}
+	return pts
+}
+
+// pairedDifference states the difference of the first bot's score between
+// two matches pair by pair, on the openings they share: the mean of the
+// differences of its pair scores (in points of 100) with the normal 95 %
+// interval of that mean.
+func pairedDifference(t *testing.T, a, b string, recsA, recsB []journal.Record, bot string) string {
+	t.Helper()
+	pa, pb := pairPoints(recsA, bot), pairPoints(recsB, bot)
+	var d []float64
+	for op, x := range pa {
+		if y, ok := pb[op]; ok {
+			d = append(d, 100*(x-y)/2)
+		}
+	}
+	if len(d) < 2 {
+		t.Fatalf("%s and %s share %d openings", a, b, len(d))
+	}
+	var mean, ss float64
+	for _, x := range d {
+		mean += x / float64(len(d))
+	}
+	for _, x := range d {
+		ss += (x - mean) * (x - mean)
+	}
+	half := 1.959964 * math.Sqrt(ss/float64(len(d)-1)/float64(len(d)))
+	return fmt.Sprintf("`%s` against `%s`, pair by pair on their %d shared openings: %+.1f \\[%+.1f, %+.1f\\] points of score",
+		a, b, len(d), mean, mean-half, mean+half)
 }
