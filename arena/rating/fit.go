@@ -881,25 +881,29 @@ func compareCells(a, b cell) int {
 // bayeselo does: for players i and j that met n_ij times, with N_i and N_j
 // games in all, 0.25·prior·n_ij·(1/N_i + 1/N_j) draws are added with each
 // of them moving first. It returns new cells, sorted, with the virtual
-// draws of each (included in its draws), and leaves cells as they are.
+// draws of each (included in its draws by problem.counts), and leaves
+// cells as they are.
 func addPrior(n int, cells []cell, prior float64) ([]cell, []float64) {
-	cells = slices.Clone(cells)
-	sortCells(cells)
+	if !slices.IsSortedFunc(cells, compareCells) {
+		cells = slices.Clone(cells)
+		sortCells(cells)
+	}
 	total := make([]float64, n)
 	for _, c := range cells {
 		g := c.total()
 		total[c.f] += g
 		total[c.s] += g
 	}
-	m := len(cells)
-	vd := make([]float64, m)
-	// The cells of pairs met with one colour only: they hold only their
-	// virtual draws.
-	var extra []virtualCell
-	for i := range cells[:m] {
+	vd := make([]float64, len(cells))
+	// A pair met with one colour only has one cell; its reverse takes
+	// only virtual draws. The cells (y, x) without a reverse are listed
+	// by x, in order of y: lone[start[x]:start[x+1]], by place in cells.
+	start := make([]int32, n+1)
+	alone := make([]bool, len(cells))
+	for i := range cells {
 		c := &cells[i]
 		lo, hi := min(c.f, c.s), max(c.f, c.s)
-		j, back := findCell(cells[:m], c.s, c.f)
+		j, back := findCell(cells, c.s, c.f)
 		var games float64
 		switch {
 		case !back:
@@ -911,37 +915,45 @@ func addPrior(n int, cells []cell, prior float64) ([]cell, []float64) {
 		}
 		vd[i] = 0.25 * prior * games * (1/total[lo] + 1/total[hi])
 		if !back {
-			extra = append(extra, virtualCell{cell{f: c.s, s: c.f}, vd[i]})
+			alone[i] = true
+			start[c.s+1]++
 		}
 	}
-	slices.SortFunc(extra, func(a, b virtualCell) int { return compareCells(a.c, b.c) })
-	return mergeCells(cells, vd, extra)
-}
-
-// virtualCell is a cell that holds only virtual draws, vd of them.
-type virtualCell struct {
-	c  cell
-	vd float64
-}
-
-// mergeCells merges extra, sorted cells that are not in cells, into cells
-// and their virtual draws vd, both sorted, from the end so that no third
-// copy is made.
-func mergeCells(cells []cell, vd []float64, extra []virtualCell) ([]cell, []float64) {
-	m, e := len(cells), len(extra)
-	cells = slices.Grow(cells, e)[:m+e]
-	vd = slices.Grow(vd, e)[:m+e]
-	i, j := m-1, e-1
-	for k := m + e - 1; j >= 0; k-- {
-		if i >= 0 && compareCells(cells[i], extra[j].c) > 0 {
-			cells[k], vd[k] = cells[i], vd[i]
-			i--
-		} else {
-			cells[k], vd[k] = extra[j].c, extra[j].vd
-			j--
+	for x := range n {
+		start[x+1] += start[x]
+	}
+	lone := make([]int32, start[n])
+	next := slices.Clone(start[:n])
+	for i, c := range cells {
+		if alone[i] {
+			lone[next[c.s]] = int32(i)
+			next[c.s]++
 		}
 	}
-	return cells, vd
+	return withReverses(cells, vd, start, lone)
+}
+
+// withReverses returns cells (sorted) and their virtual draws vd with the
+// reverses of the lone cells (see addPrior) merged in, sorted: a reverse
+// holds the virtual draws of its cell.
+func withReverses(cells []cell, vd []float64, start, lone []int32) ([]cell, []float64) {
+	out := make([]cell, 0, len(cells)+len(lone))
+	outVD := make([]float64, 0, len(cells)+len(lone))
+	i := 0
+	for x := range int32(len(start) - 1) {
+		rev := lone[start[x]:start[x+1]]
+		for i < len(cells) && cells[i].f == x || len(rev) > 0 {
+			if len(rev) == 0 || i < len(cells) && cells[i].f == x && cells[i].s < cells[rev[0]].f {
+				out, outVD = append(out, cells[i]), append(outVD, vd[i])
+				i++
+				continue
+			}
+			k := rev[0]
+			rev = rev[1:]
+			out, outVD = append(out, cell{f: x, s: cells[k].f}), append(outVD, vd[k])
+		}
+	}
+	return out, outVD
 }
 
 // findCell returns the place in cells (sorted) of the cell of first
@@ -1038,6 +1050,9 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 			res.AdvantageSE = math.Sqrt(cov.At(a, a))
 		}
 	}
+	// The cells are not needed any more: with the prior's they are twice
+	// the tally's, and the rating covariance takes two matrices more.
+	p.cells, p.vd = nil, nil
 	ratingCov, err := p.ratingCovariance(info, cov)
 	if err != nil {
 		return nil, err
@@ -1295,7 +1310,10 @@ func (p *problem) fit(res *FitResult, isRef []bool, anchors map[int]float64, off
 				cov, info = info, nil
 				err = invertInPlace(cov)
 			} else {
-				cov, err = invert(info)
+				k := len(p.active)
+				cov = mat.NewSymDense(k, p.take(k*k))
+				cov.CopySym(info)
+				err = invertInPlace(cov)
 			}
 			if err == nil {
 				return theta, info, cov, nil
@@ -1402,10 +1420,13 @@ func (p *problem) ratingCovariance(info, cov *mat.SymDense) (*mat.Dense, error) 
 	}
 	var block mat.Symmetric = cov.SliceSym(0, rated)
 	if p.model == BayesElo {
-		var err error
-		if block, err = invert(info.SliceSym(0, rated)); err != nil {
+		// Inverted where it is copied, in the spare buffer if there is one.
+		inv := mat.NewSymDense(rated, p.take(rated*rated))
+		inv.CopySym(info.SliceSym(0, rated))
+		if err := invertInPlace(inv); err != nil {
 			return nil, err
 		}
+		block = inv
 	}
 	full := mat.NewDense(p.n, p.n, p.take(p.n*p.n))
 	for x, i := range p.active[:rated] {
