@@ -251,13 +251,25 @@ func (c *Config) Plan() schedule.Plan {
 	return p
 }
 
-// GameTime returns the time control that applies to the named bot in a
-// game: its own (BotTime), or in a knockout's tiebreak game
-// (schedule.Plan.Tiebreak) the format's tiebreak_time when set, with the
-// bot's search limits.
-func (c *Config) GameTime(name string, tiebreak bool) TimeControl {
+// TiebreakGame reports whether game id is a knockout's tiebreak game
+// (schedule.Plan.Tiebreak) played at the format's tiebreak_time. It
+// follows from the configuration and the ID alone, so that a worker
+// playing the game elsewhere gives it the same time control.
+func (c *Config) TiebreakGame(id int) bool {
+	f := &c.Format
+	if f.Kind != schedule.Knockout || f.TiebreakTime == nil || f.TiebreakPairs == nil {
+		return false
+	}
+	p := schedule.Plan{Kind: f.Kind, Games: f.Games, TiebreakPairs: *f.TiebreakPairs}
+	return p.Tiebreak(id)
+}
+
+// GameTime returns the time control that applies to the named bot in game
+// id: its own (BotTime), or in a knockout's tiebreak game (TiebreakGame)
+// the format's tiebreak_time, with the bot's search limits.
+func (c *Config) GameTime(name string, id int) TimeControl {
 	tc := c.BotTime(name)
-	if !tiebreak || c.Format.TiebreakTime == nil {
+	if !c.TiebreakGame(id) {
 		return tc
 	}
 	t := *c.Format.TiebreakTime

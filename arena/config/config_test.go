@@ -499,3 +499,51 @@ func TestFileCheckedBeforeFlags(t *testing.T) {
 		}
 	}
 }
+
+// A knockout's tiebreak games (after the regular games of each match's
+// block of IDs) are played at tiebreak_time by every bot, with [time]'s
+// margin and each bot's search limits; its regular games at the bots' own.
+func TestGameTimeTiebreak(t *testing.T) {
+	cfg, err := config.Parse([]byte(`
+[game]
+name = "cheversi"
+[format]
+kind = "knockout"
+games = 4
+tiebreak_pairs = 1
+tiebreak_time = { base = "5s", increment = "50ms" }
+[time]
+move = "1s"
+margin = "300ms"
+[[bots]]
+name = "a"
+command = "sh"
+nodes = 500
+[[bots]]
+name = "b"
+command = "sh"
+[bots.time]
+move = "2s"
+`), "t.toml", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Blocks of 4 + 2 + 2 IDs: games 1-4, tiebreak pair 5-6, decider 7.
+	for _, tt := range []struct {
+		bot  string
+		id   int
+		want string
+	}{
+		{"a", 1, "1s/move, 500 nodes"}, {"b", 4, "2s/move"},
+		{"a", 5, "5s+50ms, 500 nodes"}, {"b", 7, "5s+50ms"},
+		{"b", 9, "2s/move"}, {"a", 13, "5s+50ms, 500 nodes"},
+	} {
+		tc := cfg.GameTime(tt.bot, tt.id)
+		if got := tc.String(); got != tt.want || tc.Margin != 300*time.Millisecond {
+			t.Errorf("GameTime(%s, game %d) = %s, margin %v; want %s, margin 300ms", tt.bot, tt.id, got, tc.Margin, tt.want)
+		}
+		if cfg.TiebreakGame(tt.id) != strings.HasPrefix(tt.want, "5s") {
+			t.Errorf("TiebreakGame(%d) = %v", tt.id, cfg.TiebreakGame(tt.id))
+		}
+	}
+}

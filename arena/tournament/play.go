@@ -290,15 +290,10 @@ type turns struct {
 func (gp *gamePlay) newTurns(st game.State, moves []string, op openings.Opening) *turns {
 	r := gp.r
 	t := &turns{gp: gp, op: op, st: st, moves: moves, adj: newAdjudicator(r.cfg.Adjudication, gp.names)}
-	tiebreak := false
-	if r.rounds != nil {
-		plan := r.rounds.Plan()
-		tiebreak = plan.TiebreakTime != "" && plan.Tiebreak(gp.rec.ID)
-		if tiebreak {
-			gp.rec.Time = plan.TiebreakTime
-		}
+	if id := gp.rec.ID; r.cfg.TiebreakGame(id) {
+		gp.rec.Time = r.cfg.Format.TiebreakTime.String()
 	}
-	t.tcs = [2]config.TimeControl{r.cfg.GameTime(gp.names[game.White], tiebreak), r.cfg.GameTime(gp.names[game.Black], tiebreak)}
+	t.tcs = [2]config.TimeControl{r.cfg.GameTime(gp.names[game.White], gp.rec.ID), r.cfg.GameTime(gp.names[game.Black], gp.rec.ID)}
 	t.clock = engine.NewClock(t.tcs[game.White].Clock(), t.tcs[game.Black].Clock())
 	for c := range gp.eng {
 		id := gp.eng[c].ID()
