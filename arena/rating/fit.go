@@ -157,15 +157,40 @@ func (c *cell) total() float64 { return float64(c.w) + float64(c.d) + float64(c.
 func (c *cell) points() float64 { return float64(c.w) + float64(c.d)/2 }
 func (c *cell) lost() float64   { return float64(c.l) + float64(c.d)/2 }
 
+// size returns the number of cells the likelihood sums over: with a
+// prior, the cells and the reverses of those without one (see order).
+func (p *problem) size() int {
+	if p.order != nil {
+		return len(p.order)
+	}
+	return len(p.cells)
+}
+
+// at returns the i-th cell the likelihood sums over and its prior's
+// virtual draws (0 without a prior).
+func (p *problem) at(i int) (cell, float64) {
+	if p.order == nil {
+		return p.cells[i], 0
+	}
+	k := p.order[i]
+	if k >= 0 {
+		return p.cells[k], p.vd[k]
+	}
+	c := &p.cells[^k]
+	return cell{f: c.s, s: c.f}, p.vd[^k]
+}
+
 // counts returns the wins, draws and losses of cell i, the draws with the
 // prior's virtual draws.
 func (p *problem) counts(i int) (w, d, l float64) {
-	c := &p.cells[i]
-	w, d, l = float64(c.w), float64(c.d), float64(c.l)
-	if p.vd != nil {
-		d += p.vd[i]
-	}
-	return w, d, l
+	c, vd := p.at(i)
+	return c.counts(vd)
+}
+
+// counts returns the wins, draws and losses of the cell, the draws with vd
+// virtual draws.
+func (c *cell) counts(vd float64) (w, d, l float64) {
+	return float64(c.w), float64(c.d) + vd, float64(c.l)
 }
 
 // total returns the games of cell i, virtual draws included.
@@ -176,19 +201,15 @@ func (p *problem) total(i int) float64 {
 
 // realDraws returns the drawn games of cell i that were played.
 func (p *problem) realDraws(i int) float64 {
-	_, d, _ := p.counts(i)
-	if p.vd == nil {
-		return d
-	}
-	return d - p.vd[i]
+	c, vd := p.at(i)
+	_, d, _ := c.counts(vd)
+	return d - vd
 }
 
 // realGames returns the games of cell i that were played.
 func (p *problem) realGames(i int) float64 {
-	if p.vd == nil {
-		return p.total(i)
-	}
-	return p.total(i) - p.vd[i]
+	_, vd := p.at(i)
+	return p.total(i) - vd
 }
 
 // problem is a likelihood to maximise over ratings, advantage and drawElo.
@@ -197,6 +218,13 @@ type problem struct {
 	model Model
 	n     int
 	cells []cell
+	// With a prior, order lists the cells the likelihood sums over, in
+	// order of first mover, then second mover: k >= 0 is cells[k], ^k the
+	// reverse of cells[^k] (a pair met with one colour only), which has no
+	// games but the virtual draws of its cell. The reverses are not held
+	// as cells: with a thousand players they would take 24 MB, order 4.
+	// nil without a prior.
+	order []int32
 	// vd holds the prior's virtual draws of each cell, included in its
 	// draws; nil without a prior.
 	vd []float64
@@ -265,10 +293,10 @@ func (p *problem) evaluate(theta, grad, hess []float64) float64 {
 	di := p.drawIdx()
 	var ll float64
 	var t cellTerms
-	for i := range p.cells {
-		c := &p.cells[i]
+	for i := range p.size() {
+		c, vd := p.at(i)
 		x := s * (theta[c.f] + adv - theta[c.s])
-		w, d, l := p.counts(i)
+		w, d, l := c.counts(vd)
 		if p.model == Ordo {
 			t.ordo(w, d, l, x, grad != nil)
 		} else if !t.bayes(w, d, l, x, delta, grad != nil) {
@@ -567,8 +595,8 @@ func (p *problem) ordoMeat(theta []float64, drawRate float64) *mat.Dense {
 	meat := mat.NewDense(k, k, p.take(k*k))
 	data := meat.RawMatrix().Data
 	b := ordoBeta
-	for i := range p.cells {
-		c := &p.cells[i]
+	for i := range p.size() {
+		c, _ := p.at(i)
 		e := sigmoid(b * (theta[c.f] + theta[n] - theta[c.s]))
 		v := e*(1-e) - ordoDrawProb(e, drawRate)/4
 		w := b * b * p.total(i) * math.Max(v, 0)
@@ -613,9 +641,9 @@ func ordoDrawProb(e, d0 float64) float64 {
 func (p *problem) ordoDrawRate(theta []float64) float64 {
 	n := p.n
 	var draws float64
-	es := make([]float64, len(p.cells))
-	for i := range p.cells {
-		c := &p.cells[i]
+	es := make([]float64, p.size())
+	for i := range es {
+		c, _ := p.at(i)
 		es[i] = sigmoid(ordoBeta * (theta[c.f] + theta[n] - theta[c.s]))
 		draws += p.realDraws(i)
 	}
@@ -624,7 +652,7 @@ func (p *problem) ordoDrawRate(theta []float64) float64 {
 	}
 	expected := func(d0 float64) float64 {
 		var s float64
-		for i := range p.cells {
+		for i := range es {
 			s += p.realGames(i) * ordoDrawProb(es[i], d0)
 		}
 		return s
@@ -681,8 +709,8 @@ func (p *problem) ordoDrawRateSE(theta []float64, d0 float64) float64 {
 	}
 	const h = 1e-6
 	var variance, slope float64
-	for i := range p.cells {
-		c := &p.cells[i]
+	for i := range p.size() {
+		c, _ := p.at(i)
 		e := sigmoid(ordoBeta * (theta[c.f] + theta[p.n] - theta[c.s]))
 		pd := ordoDrawProb(e, d0)
 		variance += p.realGames(i) * pd * (1 - pd)
@@ -880,10 +908,11 @@ func compareCells(a, b cell) int {
 // addPrior spreads prior virtual draws per player over its opponents as
 // bayeselo does: for players i and j that met n_ij times, with N_i and N_j
 // games in all, 0.25·prior·n_ij·(1/N_i + 1/N_j) draws are added with each
-// of them moving first. It returns new cells, sorted, with the virtual
-// draws of each (included in its draws by problem.counts), and leaves
-// cells as they are.
-func addPrior(n int, cells []cell, prior float64) ([]cell, []float64) {
+// of them moving first. It returns the cells, sorted (a copy when they
+// were not), the order in which the likelihood sums over them and the
+// reverses of the cells without one (see problem.order), and the virtual
+// draws of each cell (included in its draws by problem.counts).
+func addPrior(n int, cells []cell, prior float64) ([]cell, []int32, []float64) {
 	if !slices.IsSortedFunc(cells, compareCells) {
 		cells = slices.Clone(cells)
 		sortCells(cells)
@@ -930,30 +959,27 @@ func addPrior(n int, cells []cell, prior float64) ([]cell, []float64) {
 			next[c.s]++
 		}
 	}
-	return withReverses(cells, vd, start, lone)
+	return cells, withReverses(cells, start, lone), vd
 }
 
-// withReverses returns cells (sorted) and their virtual draws vd with the
-// reverses of the lone cells (see addPrior) merged in, sorted: a reverse
-// holds the virtual draws of its cell.
-func withReverses(cells []cell, vd []float64, start, lone []int32) ([]cell, []float64) {
-	out := make([]cell, 0, len(cells)+len(lone))
-	outVD := make([]float64, 0, len(cells)+len(lone))
+// withReverses returns the order of the cells (sorted) with the reverses
+// of the lone cells (see addPrior) merged in, sorted (see problem.order).
+func withReverses(cells []cell, start, lone []int32) []int32 {
+	order := make([]int32, 0, len(cells)+len(lone))
 	i := 0
 	for x := range int32(len(start) - 1) {
 		rev := lone[start[x]:start[x+1]]
 		for i < len(cells) && cells[i].f == x || len(rev) > 0 {
 			if len(rev) == 0 || i < len(cells) && cells[i].f == x && cells[i].s < cells[rev[0]].f {
-				out, outVD = append(out, cells[i]), append(outVD, vd[i])
+				order = append(order, int32(i))
 				i++
 				continue
 			}
-			k := rev[0]
+			order = append(order, ^rev[0])
 			rev = rev[1:]
-			out, outVD = append(out, cell{f: x, s: cells[k].f}), append(outVD, vd[k])
 		}
 	}
-	return out, outVD
+	return order
 }
 
 // findCell returns the place in cells (sorted) of the cell of first
@@ -1017,9 +1043,9 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 		Scale:   1,
 		index:   index,
 	}
-	cells, vd := res.withPrior(cells, opt)
+	cells, order, vd := res.withPrior(cells, opt)
 
-	p := &problem{model: opt.Model, n: n, cells: cells, vd: vd}
+	p := &problem{model: opt.Model, n: n, cells: cells, order: order, vd: vd}
 	fixed := referencePlayers(group, ngroups, anchors)
 	notes := slices.Clone(res.Notes)
 	theta, info, cov, err := p.fit(res, fixed, anchors, opt.Offset, 1)
@@ -1050,9 +1076,9 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 			res.AdvantageSE = math.Sqrt(cov.At(a, a))
 		}
 	}
-	// The cells are not needed any more: with the prior's they are twice
-	// the tally's, and the rating covariance takes two matrices more.
-	p.cells, p.vd = nil, nil
+	// The cells, their order and virtual draws are not needed any more,
+	// and the rating covariance takes two matrices more.
+	p.cells, p.order, p.vd = nil, nil, nil
 	ratingCov, err := p.ratingCovariance(info, cov)
 	if err != nil {
 		return nil, err
@@ -1067,9 +1093,10 @@ func fitCells(names []string, cells []cell, opt Options) (*FitResult, error) {
 
 // withPrior adds the prior's virtual draws to cells when the model takes
 // them: always in BayesElo, in Ordo when some players won or lost every
-// game against the others. It returns the cells and their virtual draws
-// (nil without a prior).
-func (res *FitResult) withPrior(cells []cell, opt Options) ([]cell, []float64) {
+// game against the others. It returns the cells, their order with the
+// reverses and their virtual draws (see problem.order; nil without a
+// prior).
+func (res *FitResult) withPrior(cells []cell, opt Options) ([]cell, []int32, []float64) {
 	n := len(res.Players)
 	switch {
 	case opt.Model == BayesElo:
@@ -1082,7 +1109,7 @@ func (res *FitResult) withPrior(cells []cell, opt Options) ([]cell, []float64) {
 	if res.Prior > 0 {
 		return addPrior(n, cells, res.Prior)
 	}
-	return cells, nil
+	return cells, nil, nil
 }
 
 // setDraws sets the draw parameter and the draw rate with its interval
@@ -1491,7 +1518,7 @@ func symmetricInto(buf []float64, m *mat.Dense) *mat.SymDense {
 // startDrawElo guesses drawElo from the share of draws.
 func (p *problem) startDrawElo() float64 {
 	var d, t float64
-	for i := range p.cells {
+	for i := range p.size() {
 		_, di, _ := p.counts(i)
 		d += di
 		t += p.total(i)

@@ -163,10 +163,10 @@ func TestFitFixtureOrdo(t *testing.T) {
 func TestLikelihoodDerivatives(t *testing.T) {
 	games := fixtureGames()
 	names, index := playerIndex(games)
-	cells, vd := addPrior(len(names), condense(games, index), 2)
+	cells, order, vd := addPrior(len(names), condense(games, index), 2)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, m := range []Model{BayesElo, Ordo} {
-		p := &problem{model: m, n: len(names), cells: cells, vd: vd}
+		p := &problem{model: m, n: len(names), cells: cells, order: order, vd: vd}
 		dim := p.n + 2
 		theta := []float64{rng.NormFloat64() * 50, rng.NormFloat64() * 50, rng.NormFloat64() * 50, 40, 150}
 		grad := make([]float64, dim)
