@@ -215,8 +215,8 @@ func (t *Tally) cell(first, second int) int32 {
 
 // cellIndex finds the place in counts of the cell of two players: an
 // open-addressing hash table of places (plus one, 0 marking a free slot)
-// at most half full, 4 bytes a slot, where a map takes several times
-// that for each cell. The players are read from the counts themselves.
+// at most three quarters full, 4 bytes a slot, where a map takes several
+// times that for each cell. The players are read from the counts themselves.
 type cellIndex struct {
 	slots []int32
 }
@@ -245,9 +245,9 @@ func (x *cellIndex) find(counts []cell, first, second int32) (int32, bool) {
 }
 
 // add indexes the last cell of counts, growing the table to keep it at
-// most half full.
+// most three quarters full.
 func (x *cellIndex) add(counts []cell) {
-	if 2*len(counts) > len(x.slots) {
+	if 4*len(counts) > 3*len(x.slots) {
 		x.rebuild(counts)
 		return
 	}
