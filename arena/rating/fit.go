@@ -1439,7 +1439,8 @@ func (p *problem) setActive(isRef []bool, free fitFree) {
 // units, zero for the reference players. For BayesElo it holds the
 // advantage and drawElo at their fitted values, as bayeselo does (the
 // inverse of the ratings' block of the information); for Ordo it is the
-// ratings' block of cov. The free ratings come first in p.active.
+// ratings' block of cov. The free ratings come first in p.active. For
+// BayesElo it takes the storage of info and cov, which are then lost.
 func (p *problem) ratingCovariance(info, cov *mat.SymDense) (*mat.Dense, error) {
 	rated := 0
 	for rated < len(p.active) && p.active[rated] < p.n {
@@ -1447,13 +1448,17 @@ func (p *problem) ratingCovariance(info, cov *mat.SymDense) (*mat.Dense, error) 
 	}
 	var block mat.Symmetric = cov.SliceSym(0, rated)
 	if p.model == BayesElo {
-		// Inverted where it is copied, in the spare buffer if there is one.
+		// The block is inverted where it is copied, in the storage of cov
+		// (whose advantage and draw entries were read before, the rest is
+		// not needed), and the full matrix takes the information's.
+		p.spare = cov.RawSymmetric().Data
 		inv := mat.NewSymDense(rated, p.take(rated*rated))
 		inv.CopySym(info.SliceSym(0, rated))
 		if err := invertInPlace(inv); err != nil {
 			return nil, err
 		}
 		block = inv
+		p.spare = info.RawSymmetric().Data
 	}
 	full := mat.NewDense(p.n, p.n, p.take(p.n*p.n))
 	for x, i := range p.active[:rated] {
