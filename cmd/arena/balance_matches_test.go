@@ -360,6 +360,7 @@ func TestBalanceMatchReplay(t *testing.T) {
 // difference with its 95 % interval over the shared openings.
 var balancePairedMatches = []struct{ a, b string }{
 	{"match-nodes-100k", "match-nodes"},
+	{"match-clock-double", "match-clock"},
 }
 
 // pairPoints returns the first bot's points in each colour-reversed pair
