@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,9 +21,18 @@ import (
 // munge packages (.ci/run installs them).
 const slurmEnv = "ARENA_SLURM"
 
+// slurmGames is the number of games of slurmConfig, slurmPerSlice those of
+// each of the 4 slices it is played in.
+const (
+	slurmGames    = 64
+	slurmPerSlice = slurmGames / 4
+)
+
 // slurmConfig is a short tournament of two deterministic bots (alphabeta
-// searching a fixed number of nodes whatever the clock says): 8 openings,
-// 8 colour-reversed pairs, 16 games, about half a second each.
+// searching a fixed number of nodes whatever the clock says): 32 openings,
+// 32 colour-reversed pairs, 64 games of a fifth to half a second, 16 a
+// slice of 4 (so that a slice cancelled after its first game still has
+// games to play when the cancel reaches it, however fast the machine).
 const slurmConfig = `name = "slurm"
 seed = 7
 concurrency = 1
@@ -31,7 +40,7 @@ concurrency = 1
 name = "cheversi"
 [openings]
 plies = 2
-count = 8
+count = 32
 [time]
 move = "30s"
 [[bots]]
@@ -169,16 +178,16 @@ func TestSlurm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) >= 4 {
-		t.Fatalf("slice 2 finished its 4 games before it was cancelled; make the games longer")
+	if len(recs) >= slurmPerSlice {
+		t.Fatalf("slice 2 finished its %d games before it was cancelled; make the games longer", slurmPerSlice)
 	}
-	t.Logf("task 2 cancelled with %d of 4 games recorded", len(recs))
+	t.Logf("task 2 cancelled with %d of %d games recorded", len(recs), slurmPerSlice)
 
 	// The merge runs once the array has ended, and fails on the gap.
 	if state := wait(merge); state != "FAILED 1:0" {
 		t.Errorf("merge with slice 2 incomplete ended %s, want FAILED 1:0\n%s", state, logOf(mergeLog))
 	}
-	if want := "slice 2/4: " + strconv.Itoa(4-len(recs)) + " of 4 games missing"; !strings.Contains(logOf(mergeLog), want) {
+	if want := fmt.Sprintf("slice 2/4: %d of %d games missing", slurmPerSlice-len(recs), slurmPerSlice); !strings.Contains(logOf(mergeLog), want) {
 		t.Errorf("merge log %s does not say %q:\n%s", mergeLog, want, logOf(mergeLog))
 	}
 	for _, task := range []string{"_0", "_1", "_3"} {
@@ -212,13 +221,13 @@ func TestSlurm(t *testing.T) {
 	for _, r := range recs {
 		ids[r.ID]++
 	}
-	for id := 1; id <= 16; id++ {
+	for id := 1; id <= slurmGames; id++ {
 		if ids[id] != 1 {
 			t.Errorf("game %d is %d times in the merged journal, want once", id, ids[id])
 		}
 	}
-	if len(recs) != 16 {
-		t.Errorf("merged journal has %d games, want 16", len(recs))
+	if len(recs) != slurmGames {
+		t.Errorf("merged journal has %d games, want %d", len(recs), slurmGames)
 	}
 	for _, f := range []string{journal.ManifestFile, "games.pgn", "report.md", "report.html", "report.json", "standings.csv"} {
 		if fi, err := os.Stat(filepath.Join(merged, f)); err != nil || fi.Size() == 0 {
