@@ -135,13 +135,21 @@ func solvedTables(t *testing.T) map[string]string {
 	}
 	// The proofs of the classes, of a value or of a bound.
 	classProof := map[string]*solve.Proof{}
+	rootLeaves := map[string]int{}
 	for _, name := range solve.ShippedProofs() {
 		pr, err := solve.ReadShippedProof(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pr.Root.Ply() == 1 {
+		switch pr.Root.Ply() {
+		case 1:
 			classProof[kingClassOf(&pr.Root)] = pr
+		case 0:
+			// The proof of the whole game holds every class's: its
+			// leaves fall under the class of their King.
+			for _, l := range pr.Leaves {
+				rootLeaves[kingClassOf(&l.Position)]++
+			}
 		}
 	}
 
@@ -166,6 +174,11 @@ func solvedTables(t *testing.T) map[string]string {
 				reply = pr.Move.String()
 			}
 			lv = fmt.Sprint(len(pr.Leaves))
+		} else if v, m, ok := book.Lookup(&p); ok {
+			value, lv = verdict(&p, v), fmt.Sprint(rootLeaves[c])
+			if m != 0 {
+				reply = m.String()
+			}
 		}
 		s := per[c]
 		if s == nil {
