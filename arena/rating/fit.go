@@ -146,8 +146,8 @@ func (f *FitResult) AdvantageElo() float64 { return f.Advantage * f.Scale }
 // players has up to a million cells), and the tally's counts are the
 // cells of an analysis as they are.
 type cell struct {
-	f, s    int32 // first and second mover
-	w, d, l int32 // first mover's wins, draws and losses
+	f, s  int32 // first and second mover
+	wdl32       // first mover's wins, draws and losses
 }
 
 // total returns the games of the cell.

@@ -168,21 +168,10 @@ func (t *Tally) id(name string) int {
 	return i
 }
 
-// add counts a game in which the first mover scored points.
-func (c *cell) add(points float64) {
-	switch points {
-	case 1:
-		c.w++
-	case 0:
-		c.l++
-	default:
-		c.d++
-	}
-}
-
 // wdl32 counts wins, draws and losses compactly.
 type wdl32 struct{ w, d, l int32 }
 
+// add counts a game in which the first mover scored points.
 func (c *wdl32) add(points float64) {
 	switch points {
 	case 1:

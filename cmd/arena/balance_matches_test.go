@@ -95,15 +95,7 @@ func writeMatches(t *testing.T, names []string) {
 // readMatches reads the data file.
 func readMatches(t *testing.T) map[string]*matchData {
 	t.Helper()
-	f, err := os.Open(balanceMatches)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := openGzip(t, balanceMatches)
 	out := map[string]*matchData{}
 	sc := bufio.NewScanner(zr)
 	for line := 1; sc.Scan(); line++ {

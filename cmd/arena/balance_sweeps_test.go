@@ -82,15 +82,7 @@ func loadStudySweep(t *testing.T, name string) *sweep.Config {
 // readSweepData reads the committed sweeps.
 func readSweepData(t *testing.T) map[string]sweepData {
 	t.Helper()
-	f, err := os.Open(balanceSweepData)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := openGzip(t, balanceSweepData)
 	var list []sweepData
 	if err := json.NewDecoder(zr).Decode(&list); err != nil {
 		t.Fatalf("%s: %v", balanceSweepData, err)

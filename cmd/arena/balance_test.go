@@ -79,17 +79,25 @@ type studyRun struct {
 	name, fingerprint, digest, results string
 }
 
-func readStudyRuns(t *testing.T) map[string]studyRun {
+// openGzip opens a committed gzip-compressed data file for the test's
+// duration.
+func openGzip(t *testing.T, path string) *gzip.Reader {
 	t.Helper()
-	f, err := os.Open(balanceResults)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return zr
+}
+
+func readStudyRuns(t *testing.T) map[string]studyRun {
+	t.Helper()
+	zr := openGzip(t, balanceResults)
 	runs := map[string]studyRun{}
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 1<<22)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -54,15 +53,7 @@ func docSection(doc, prefix, id string) (start, end int, ok bool) {
 // readSolveUnits reads the units of the committed cheversi solve.
 func readSolveUnits(t *testing.T, rules *cheversi.Rules) []solve.Entry {
 	t.Helper()
-	f, err := os.Open(solvedResults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := openGzip(t, solvedResults)
 	tmp := filepath.Join(t.TempDir(), "results.txt")
 	out, err := os.Create(tmp)
 	if err != nil {
