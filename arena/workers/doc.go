@@ -83,4 +83,16 @@
 // chi-square test of homogeneity over the outcomes of the pairs each
 // played, as fishtest does) and flags a worker that stands out: a machine
 // too slow for the time control, or bots that are not the ones meant.
+//
+// # Solves
+//
+// The same workers solve Cheversi in work units: a SolvePool is the Pool
+// of a solve.Driver. A solve is an entry of TournamentBucket of kind
+// "solve" with its rules instead of a configuration; its units (positions
+// to solve, each with a token, a MAC of the solve and the unit's key)
+// go through BatchStream, and the units solved, as lines of a results
+// file, through ResultStream, with the same deadlines and hand-backs as
+// batches of games. The driver keeps the results file and hands out the
+// units it needs; a worker solves Concurrency units at a time with a
+// transposition table of SolveMemory they share.
 package workers

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/openings"
 	"github.com/arena-games/arena/arena/schedule"
@@ -17,8 +18,9 @@ import (
 )
 
 // Version is the version of what coordinator and workers say to each
-// other. A worker serves only tournaments of its own version.
-const Version = 1
+// other. A worker serves only tournaments of its own version. Version 2
+// added solves (info.Kind).
+const Version = 2
 
 // Names in the NATS account. Each tournament has subjects and consumers
 // of its own, named after its ID.
@@ -74,7 +76,15 @@ type info struct {
 	// of life before it goes to another.
 	AckWait time.Duration `json:"ack_wait"`
 	Created time.Time     `json:"created"`
+	// Kind is "" for a tournament, kindSolve for a solve: its work units
+	// are handed out instead of batches, and Rules is its rule set (every
+	// switch) instead of Config.
+	Kind  string         `json:"kind,omitempty"`
+	Rules []game.Setting `json:"rules,omitempty"`
 }
+
+// kindSolve is info.Kind of a solve.
+const kindSolve = "solve"
 
 // batch is a batch of games, colour-reversed pairs in schedule order.
 type batch struct {
@@ -136,7 +146,27 @@ const (
 	kindHeader = "Arena-Kind"
 	kindGame   = "game"   // a game played: result
 	kindWorker = "worker" // a worker's state: workerState
+	kindUnit   = "unit"   // a work unit of a solve solved: unitResult
 )
+
+// unitMsg is a work unit of a solve handed to the workers: a position to
+// solve, on the solve's subject of BatchStream.
+type unitMsg struct {
+	Solve    string `json:"solve"`
+	Position string `json:"position"` // its text
+	// Token proves that the coordinator handed out the unit; a worker
+	// returns it with its result.
+	Token string `json:"token"`
+}
+
+// unitResult is a work unit a worker solved.
+type unitResult struct {
+	Solve  string `json:"solve"`
+	Worker string `json:"worker"`
+	Token  string `json:"token"`
+	// Line is the unit's entry as a line of a results file.
+	Line string `json:"line"`
+}
 
 // result is a game a worker played.
 type result struct {
@@ -192,6 +222,17 @@ func tokenOf(key []byte, tournament string, ids []int) string {
 func checkToken(key []byte, tournament string, ids []int, token string) bool {
 	want := tokenOf(key, tournament, ids)
 	return hmac.Equal([]byte(want), []byte(token))
+}
+
+// unitToken returns the token of a solve's work unit: a MAC of the solve
+// and the unit's canonical key under the coordinator's key.
+func unitToken(key []byte, solve string, unit uint64) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("unit\x00" + solve))
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], unit)
+	m.Write(b[:])
+	return hex.EncodeToString(m.Sum(nil)[:16])
 }
 
 // tournamentID returns the ID of the tournament of manifest m: a hash of

@@ -36,8 +36,12 @@ type WorkerOptions struct {
 	// tournament; "" means one under the system's temporary directory.
 	Logs string
 	// Concurrency is how many games are played at a time; 0 means the
-	// configuration's (by default, the CPUs the worker may use).
+	// configuration's (by default, the CPUs the worker may use). For a
+	// solve, how many units are solved at a time (0: the CPUs).
 	Concurrency int
+	// SolveMemory is the size in bytes of the transposition table the
+	// units of a solve share (solve.DefaultTableBytes when 0).
+	SolveMemory int64
 	// Self is the arena executable, for the built-in bots.
 	Self string
 	// Once ends the worker when the first tournament it served is over,
@@ -242,6 +246,9 @@ func (w *worker) tell(ctx context.Context, id string, ws workerState) {
 func (w *worker) play(ctx context.Context, t info) error {
 	if t.Version != Version {
 		return fmt.Errorf("the coordinator speaks version %d, this worker %d: run the same arena on both", t.Version, Version)
+	}
+	if t.Kind == kindSolve {
+		return w.solve(ctx, t)
 	}
 	dir := w.opts.Dir
 	if dir == "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/arena-games/arena/arena/cheversi/solve"
 	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/schedule"
+	"github.com/arena-games/arena/arena/workers"
 )
 
 func init() {
@@ -43,6 +44,8 @@ DIR/results.txt as soon as it is solved: stop it at any time and run the
 same command again to go on. --shard I/N --split PLY solves slice I of the
 positions at ply PLY instead (for N machines; give them the same DIR or
 copy their results files into one DIR, which reads every *.txt in it).
+--workers URL hands the units to "arena worker" processes on any number of
+machines through NATS instead of solving them here (see configs/README.md).
 
 "arena solve proof" writes the proof of the value from the units in DIR;
 "arena solve check" checks a proof and solves some of its leaves again.
@@ -60,6 +63,8 @@ type solveFlags struct {
 	census             int
 	status             bool
 	shard              string
+	workers            string
+	workerTimeout      time.Duration
 }
 
 func runSolve(ctx context.Context, args []string) error {
@@ -127,6 +132,8 @@ func (f *solveFlags) flagSet() *flag.FlagSet {
 	fs.BoolVar(&f.quiet, "quiet", false, "with --dir: print only the result")
 	fs.IntVar(&f.census, "census", -1, "solve every position `PLY` plies into the game")
 	fs.BoolVar(&f.status, "status", false, "with --dir: print what is solved so far, and solve nothing")
+	fs.StringVar(&f.workers, "workers", "", "with --dir: hand the units to arena worker processes through NATS at `URL` (nats://HOST:PORT, or listen://HOST:PORT to start a server here)")
+	fs.DurationVar(&f.workerTimeout, "worker-timeout", workers.DefaultAckWait, "with --workers: how long a worker may go silent before its units go to another")
 	return fs
 }
 
@@ -138,6 +145,9 @@ func (f *solveFlags) check(root *cheversi.Position) error {
 			return usagef("%s %d: want a ply from %d (the position's) to %d", flag, ply, root.Ply(), cheversi.MaxPlies)
 		}
 		return nil
+	}
+	if err := f.checkWorkers(); err != nil {
+		return err
 	}
 	switch {
 	case f.census >= 0 && (f.shard != "" || f.margin || f.all):
@@ -154,6 +164,27 @@ func (f *solveFlags) check(root *cheversi.Position) error {
 		return usagef("--jobs %d: want at least 1", f.jobs)
 	}
 	return plyRange("--cut", f.cut)
+}
+
+// checkWorkers refuses the flags --workers does not go with.
+func (f *solveFlags) checkWorkers() error {
+	if f.workers == "" {
+		return nil
+	}
+	if _, _, err := workers.ParseURL(f.workers); err != nil {
+		return usagef("--workers: %v", err)
+	}
+	switch {
+	case f.dir == "" || f.status || f.census >= 0:
+		return usagef("--workers hands out work units: give --dir, and leave out --status and --census")
+	case f.shard != "":
+		return usagef("--workers hands out every unit: leave out --shard")
+	case f.jobs != 1:
+		return usagef("--jobs: with --workers, each worker's --concurrency says how many units it solves at once")
+	case f.workerTimeout < time.Second:
+		return usagef("--worker-timeout %v: must be at least 1s", f.workerTimeout)
+	}
+	return nil
 }
 
 // parseSize decodes a size in bytes with an optional unit: KiB, MiB, GiB
@@ -336,21 +367,58 @@ func solveUnits(ctx context.Context, out *bufio.Writer, rules *cheversi.Rules, r
 			}
 		},
 	}
+	var pool *workers.SolvePool
+	if f.workers != "" {
+		if pool, err = startSolvePool(ctx, rules, f); err != nil {
+			return err
+		}
+		d.Pool = pool
+	}
+	err = runUnits(ctx, out, d, roots, f, &units)
+	if pool != nil {
+		// Once the value is known the solve is removed from NATS; a solve
+		// stopped before leaves its units with the workers.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if cerr := pool.Close(cctx, err == nil); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d units solved in this run: %d positions, %.2f h CPU, %s\n", units, positions, cpu/3600, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// runUnits solves each of roots in units with d, and prints its value.
+func runUnits(ctx context.Context, out *bufio.Writer, d *solve.Driver, roots []cheversi.Position, f solveFlags, units *int) error {
 	for i := range roots {
 		v, err := d.Run(ctx, &roots[i])
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
-				fmt.Fprintf(out, "stopped: %d units solved in this run are in %s; run the same command to go on\n", units, f.dir)
+				fmt.Fprintf(out, "stopped: %d units solved in this run are in %s; run the same command to go on\n", *units, f.dir)
 			}
 			return err
 		}
-		if err := res.Add(solve.Entry{Key: solve.CanonicalKey(&roots[i]), Position: roots[i], Value: v}); err != nil {
+		if err := d.Results.Add(solve.Entry{Key: solve.CanonicalKey(&roots[i]), Position: roots[i], Value: v}); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "%s: %s (%s for %s, to move)\n", roots[i].Text(), verdict(&roots[i], v), v, roots[i].Turn())
 	}
-	fmt.Fprintf(out, "%d units solved in this run: %d positions, %.2f h CPU, %s\n", units, positions, cpu/3600, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// startSolvePool declares the solve of f.dir to the workers at f.workers.
+func startSolvePool(ctx context.Context, rules *cheversi.Rules, f solveFlags) (*workers.SolvePool, error) {
+	pool, err := workers.StartSolve(ctx, workers.SolveOptions{
+		URL: f.workers, Dir: f.dir, Rules: rules, Name: "solve of " + rulesName(rules, f.sets), AckWait: f.workerTimeout,
+		ServerLog: natsWarnings(os.Stderr), Log: serverLog(os.Stderr, ""),
+	})
+	if errors.Is(err, workers.ErrURL) {
+		return nil, usagef("--workers: %v", err)
+	}
+	return pool, err
 }
 
 // openResultsDir opens DIR/name for appending, after reading every other

@@ -82,6 +82,11 @@ func TestSolveBadInput(t *testing.T) {
 		{[]string{"--dir", "x", "--cut", "20"}, "--cut 20: want a ply from 0"},
 		{[]string{"--shard", "1/2"}, "--shard needs --dir"},
 		{[]string{"--dir", "x", "--shard", "3/2"}, "--shard:"},
+		{[]string{"--workers", "listen://127.0.0.1:0"}, "--workers hands out work units: give --dir"},
+		{[]string{"--dir", "x", "--workers", "http://h"}, "--workers: bad NATS URL"},
+		{[]string{"--dir", "x", "--workers", "nats://h:4222", "--jobs", "2"}, "each worker's --concurrency"},
+		{[]string{"--dir", "x", "--workers", "nats://h:4222", "--shard", "1/2"}, "leave out --shard"},
+		{[]string{"--dir", "x", "--workers", "nats://h:4222", "--worker-timeout", "10ms"}, "--worker-timeout 10ms: must be at least 1s"},
 	} {
 		code, _, stderr := runArena(t, append([]string{"solve"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

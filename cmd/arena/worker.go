@@ -19,7 +19,7 @@ import (
 func init() {
 	register(command{
 		name:    "worker",
-		summary: "play the games of tournaments run with arena run --workers, handed out over NATS",
+		summary: "play the games of tournaments (arena run --workers) or solve the units of solves (arena solve --workers), handed out over NATS",
 		run: func(ctx context.Context, args []string) error {
 			return runWorker(ctx, args, os.Stderr)
 		},
@@ -62,13 +62,7 @@ func (f *workerFlags) coordinator(text []byte, path string, cfg *config.Config, 
 	}
 	opts := workers.CoordinatorOptions{URL: f.url, Config: text, ConfigName: path, BatchPairs: f.batch, AckWait: f.timeout}
 	if !quiet {
-		log := serverLog(stderr, "nats: ")
-		opts.ServerLog = func(line string) {
-			// Its warnings and errors; its notices say little a user needs.
-			if strings.HasPrefix(line, "warning:") || strings.HasPrefix(line, "error:") || strings.HasPrefix(line, "fatal:") {
-				log(line)
-			}
-		}
+		opts.ServerLog = natsWarnings(stderr)
 	}
 	c, err := workers.NewCoordinator(opts)
 	if errors.Is(err, workers.ErrURL) {
@@ -101,6 +95,17 @@ func withTranscripts(text []byte, path string, cfg *config.Config) ([]byte, erro
 	return d.Encode()
 }
 
+// natsWarnings writes the warnings and errors of a NATS server started
+// here; its notices say little a user needs.
+func natsWarnings(w io.Writer) func(string) {
+	log := serverLog(w, "nats: ")
+	return func(line string) {
+		if strings.HasPrefix(line, "warning:") || strings.HasPrefix(line, "error:") || strings.HasPrefix(line, "fatal:") {
+			log(line)
+		}
+	}
+}
+
 // serverLog writes the log lines of a NATS server started here, from its
 // warnings up (its notices say little a user needs).
 func serverLog(w io.Writer, prefix string) func(string) {
@@ -113,12 +118,13 @@ func serverLog(w io.Writer, prefix string) func(string) {
 }
 
 func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := newFlagSet("worker", "[--concurrency N] [--dir DIR] [--logs DIR] [--name NAME] [--once] URL")
-	concurrency := fs.Int("concurrency", 0, "`N` games played at a time (default: the configuration's, or the number of CPUs the worker may use)")
+	fs := newFlagSet("worker", "[--concurrency N] [--dir DIR] [--logs DIR] [--memory SIZE] [--name NAME] [--once] URL")
+	concurrency := fs.Int("concurrency", 0, "`N` games played (or units of a solve solved) at a time (default: the configuration's, or the number of CPUs the worker may use)")
 	dir := fs.String("dir", "", "the directory the configuration's relative paths (bot commands and directories) are resolved against (default: the working directory)")
 	logs := fs.String("logs", "", "the directory of the bots' logs, one subdirectory per tournament (default: one under $TMPDIR)")
 	name := fs.String("name", "", "the worker's name, for the coordinator's log (default: HOST-PID)")
-	once := fs.Bool("once", false, "exit when the first tournament served is over (a batch job), with status 1 if it cannot be played")
+	memory := fs.String("memory", "1GiB", "the transposition table `size` the units of a solve share (e.g. 512MiB, 4GiB)")
+	once := fs.Bool("once", false, "exit when the first tournament (or solve) served is over (a batch job), with status 1 if it cannot be played")
 	url, err := parseInterspersed(fs, args, "NATS URL (nats://HOST:PORT)")
 	if err != nil {
 		return err
@@ -129,13 +135,17 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	if _, _, err := workers.ParseURL(url); err != nil {
 		return usagef("%v", err)
 	}
+	mem, err := parseSize(*memory)
+	if err != nil {
+		return usagef("--memory: %v", err)
+	}
 	// The first signal stops taking batches and hands back those held;
 	// a second one exits at once.
 	stop := hardExitOnSecondSignal(stderr)
 	defer stop()
 	log := serverLog(stderr, "")
 	err = workers.RunWorker(ctx, workers.WorkerOptions{
-		URL: url, Name: *name, Dir: *dir, Logs: *logs, Concurrency: *concurrency,
+		URL: url, Name: *name, Dir: *dir, Logs: *logs, Concurrency: *concurrency, SolveMemory: mem,
 		Once: *once, Version: arenaVersion(), Log: log,
 	})
 	return err

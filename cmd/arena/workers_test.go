@@ -473,3 +473,44 @@ func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
+
+// TestSolveWorkersCommand solves a position in units handed to a worker
+// process by arena solve --workers, which starts the NATS server: the
+// value is the one solved here, and the worker ends with the solve.
+func TestSolveWorkersCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the arena and solves a position on a worker process")
+	}
+	exe := buildArena(t)
+	dir := filepath.Join(t.TempDir(), "solve")
+	const fen = "8/8/5R2/4r3/3Q4/2q5/1K6/r7 w 6 a1"
+	coord := start(t, exe, "solve", "solve", "--fen", fen, "--cut", "8", "--dir", dir, "--quiet", "--workers", "listen://127.0.0.1:0")
+	re := regexp.MustCompile(`arena worker (nats://\S+)`)
+	var url string
+	waitFor(t, time.Minute, "the solve to start", func() bool {
+		if m := re.FindStringSubmatch(coord.stderr.String()); m != nil {
+			url = m[1]
+		}
+		return url != ""
+	})
+	w := start(t, exe, "w1", "worker", "--once", "--name", "w1", "--concurrency", "2", "--memory", "64MiB", url)
+	if code := coord.wait(t, 3*time.Minute); code != 0 {
+		t.Fatalf("solve exit status %d:\n%s", code, coord.stderr)
+	}
+	if code := w.wait(t, time.Minute); code != 0 {
+		t.Errorf("worker exit status %d:\n%s", code, w.stderr)
+	}
+	if want := fen + ": black wins"; !strings.Contains(coord.out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, coord.out.String())
+	}
+	if !strings.Contains(coord.stderr.String(), "w1 ready, 2 units at a time") {
+		t.Errorf("log:\n%s", coord.stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "results.txt"))
+	if err != nil || bytes.Count(data, []byte("\n")) < 10 {
+		t.Errorf("results: %v\n%s", err, data)
+	}
+	if !strings.Contains(w.stderr.String(), "units solved here") {
+		t.Errorf("worker log:\n%s", w.stderr)
+	}
+}

@@ -173,7 +173,11 @@ func (r *Results) read(f *os.File, name string, writable bool) error {
 }
 
 // parse decodes one entry line.
-func (r *Results) parse(line string) (Entry, error) {
+func (r *Results) parse(line string) (Entry, error) { return ParseEntry(r.rules, line) }
+
+// ParseEntry decodes a line of a results file (without its newline) under
+// rules: the key must be the position's, and the move legal in it.
+func ParseEntry(rules *cheversi.Rules, line string) (Entry, error) {
 	f := strings.Fields(line)
 	if len(f) != 9 {
 		return Entry{}, fmt.Errorf("want 9 fields, got %d", len(f))
@@ -184,7 +188,7 @@ func (r *Results) parse(line string) (Entry, error) {
 		return Entry{}, fmt.Errorf("bad key %q", f[0])
 	}
 	text := strings.Join(f[1:5], " ")
-	if e.Position, err = r.rules.ParsePosition(text); err != nil {
+	if e.Position, err = rules.ParsePosition(text); err != nil {
 		return Entry{}, err
 	}
 	if k := CanonicalKey(&e.Position); k != e.Key {
@@ -215,12 +219,15 @@ func (r *Results) parse(line string) (Entry, error) {
 }
 
 // format writes e as a line.
-func (e Entry) format() string {
+func (e Entry) format() string { return e.Line() + "\n" }
+
+// Line returns e as a line of a results file, without its newline.
+func (e Entry) Line() string {
 	mv := "-"
 	if e.Move != 0 {
 		mv = e.Move.String()
 	}
-	return fmt.Sprintf("%016x %s %s %s %d %.3f\n", e.Key, e.Position.Text(), e.Value, mv, e.Positions, e.Seconds)
+	return fmt.Sprintf("%016x %s %s %s %d %.3f", e.Key, e.Position.Text(), e.Value, mv, e.Positions, e.Seconds)
 }
 
 // Get returns the entry of p (under any symmetry).
