@@ -285,3 +285,71 @@ func TestWorkersSolveLostAndForged(t *testing.T) {
 	}
 	assertServerEmpty(t, srv.ClientURL())
 }
+
+// BenchmarkSolveTransport measures what handing a solve's units to
+// workers costs: the same position solved in units by the driver's own
+// two jobs, and by one worker solving two at a time through a NATS server
+// in this process, at ply 9 (623 units of about 7,000 positions: the
+// transport's cost shows) and at ply 8 (21 units of about 200,000). It
+// reports units/s; each pass starts with empty tables.
+//
+//	go test -run '^$' -bench SolveTransport -benchtime=3x ./arena/workers
+func BenchmarkSolveTransport(b *testing.B) {
+	rules, err := cheversi.New("", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root, err := rules.ParsePosition(solveRoot)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, cut := range []int{9, 8} {
+		b.Run("cut"+strconv.Itoa(cut)+"/local", func(b *testing.B) {
+			units := 0
+			for range b.N {
+				res, err := solve.OpenResults(filepath.Join(b.TempDir(), "results.txt"), rules)
+				if err != nil {
+					b.Fatal(err)
+				}
+				d := &solve.Driver{Results: res, Cut: cut, Jobs: 2, Table: solve.NewTable(64 << 20)}
+				if _, err := d.Run(context.Background(), &root); err != nil {
+					b.Fatal(err)
+				}
+				units += res.Len() - 1
+				res.Close()
+			}
+			b.ReportMetric(float64(units)/b.Elapsed().Seconds(), "units/s")
+		})
+		b.Run("cut"+strconv.Itoa(cut)+"/worker", func(b *testing.B) {
+			srv := startServer(b)
+			units := 0
+			for range b.N {
+				ctx, cancel := context.WithCancel(context.Background())
+				wdone := make(chan error, 1)
+				go func() {
+					wdone <- workers.RunWorker(ctx, workers.WorkerOptions{URL: srv.ClientURL(), Name: "w", Concurrency: 2, SolveMemory: 64 << 20, Once: true})
+				}()
+				pool, err := workers.StartSolve(ctx, workers.SolveOptions{URL: srv.ClientURL(), Dir: b.TempDir(), Rules: rules, Name: "bench"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := solve.OpenResults(filepath.Join(b.TempDir(), "results.txt"), rules)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, err = (&solve.Driver{Results: res, Cut: cut, Pool: pool}).Run(ctx, &root)
+				pool.Close(ctx, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := <-wdone; err != nil {
+					b.Fatal(err)
+				}
+				cancel()
+				units += res.Len() - 1
+				res.Close()
+			}
+			b.ReportMetric(float64(units)/b.Elapsed().Seconds(), "units/s")
+		})
+	}
+}
