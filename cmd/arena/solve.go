@@ -252,8 +252,17 @@ func shownText(p *cheversi.Position, b solve.Bounds) string {
 }
 
 func solvePosition(ctx context.Context, out io.Writer, rules *cheversi.Rules, p *cheversi.Position, mem int64, f solveFlags) error {
-	s := solve.NewSolver(solve.SolverOptions{TableBytes: mem})
 	fmt.Fprintf(out, "position  %s (%s)\n", p.Text(), rulesName(rules, f.sets))
+	if !f.margin && !f.all && fromBook(out, p) {
+		return nil
+	}
+	if p.Ply() < slowPly && !p.Over() {
+		fmt.Fprintf(os.Stderr, "arena solve: a search from ply %d can take hours in one process; arena solve --dir DIR solves it in work units that survive a stop (see docs/solved.md)\n", p.Ply())
+		if o, ok := out.(*bufio.Writer); ok {
+			o.Flush()
+		}
+	}
+	s := solve.NewSolver(solve.SolverOptions{TableBytes: mem})
 	start := time.Now()
 	r, err := s.Solve(ctx, p)
 	if err != nil {
@@ -299,6 +308,33 @@ func solvePosition(ctx context.Context, out io.Writer, rules *cheversi.Rules, p 
 	n, el := s.TotalPositions(), time.Since(start)
 	fmt.Fprintf(out, "searched  %d positions in %s (%.2g positions/s)\n", n, el.Round(time.Millisecond), float64(n)/max(el.Seconds(), 1e-9))
 	return nil
+}
+
+// slowPly is the ply before which one search of a position takes more
+// than minutes under the cheapest rules (a unit at ply 6 takes 0.13 s at
+// the median, a position at ply 4 some minutes, ×5 a ply).
+const slowPly = 4
+
+// fromBook prints the value of p from the proofs shipped with the solver,
+// and reports whether they hold it.
+func fromBook(out io.Writer, p *cheversi.Position) bool {
+	b, err := solve.ShippedBook(p.Options())
+	if err != nil {
+		return false
+	}
+	v, m, ok := b.Lookup(p)
+	if !ok {
+		return false
+	}
+	fmt.Fprintf(out, "value     %s (%s for %s, to move)\n", verdict(p, v), v, p.Turn())
+	switch {
+	case m != 0:
+		fmt.Fprintf(out, "best move %s\n", m)
+	case v == solve.Loss:
+		fmt.Fprintf(out, "best move none: every move loses\n")
+	}
+	fmt.Fprintf(out, "proved by the proof shipped with the solver (docs/solved.md); --all or --margin search instead\n")
+	return true
 }
 
 // wrapWords breaks text into lines of at most width columns, the lines

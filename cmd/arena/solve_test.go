@@ -68,6 +68,29 @@ func TestSolvePosition(t *testing.T) {
 
 func signed(m int) string { return fmt.Sprintf("%+d", m) }
 
+// TestSolveFromBook: the value of a position the shipped proof holds comes
+// from it at once, with the proof's winning move.
+func TestSolveFromBook(t *testing.T) {
+	for _, c := range []struct {
+		moves string
+		want  []string
+	}{
+		{"", []string{"value     black wins (loss for white, to move)", "best move none: every move loses", "proved by the proof shipped"}},
+		{"K@d4", []string{"value     black wins (win for black, to move)", "best move Q@e3", "proved by the proof shipped"}},
+		{"K@a1", []string{"value     black wins (win for black, to move)", "best move Q@b2"}},
+	} {
+		code, stdout, stderr := runArena(t, "solve", "--moves", c.moves)
+		if code != 0 {
+			t.Fatalf("arena solve --moves %q: exit status %d: %s", c.moves, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("arena solve --moves %q: output lacks %q:\n%s", c.moves, w, stdout)
+			}
+		}
+	}
+}
+
 func TestSolveBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
