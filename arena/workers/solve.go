@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,7 +77,14 @@ type SolvePool struct {
 	mu      sync.Mutex
 	out     map[uint64]cheversi.Position // handed out, no result yet
 	slots   map[string]int               // the concurrency of each worker that is ready
+	shares  map[string]*share            // the units each worker solved in this run
 	refused int
+}
+
+// share is what a worker solved in a run.
+type share struct {
+	units   int
+	seconds float64
 }
 
 // StartSolve connects to NATS (or starts the server), declares the solve
@@ -96,7 +105,7 @@ func StartSolve(ctx context.Context, opts SolveOptions) (*SolvePool, error) {
 	}
 	p := &SolvePool{
 		c: c, opts: opts, solved: make(chan solve.Unit), wake: make(chan struct{}, 1), done: make(chan struct{}),
-		out: map[uint64]cheversi.Position{}, slots: map[string]int{},
+		out: map[uint64]cheversi.Position{}, slots: map[string]int{}, shares: map[string]*share{},
 	}
 	if err := p.declare(ctx); err != nil {
 		c.closeConn()
@@ -344,6 +353,13 @@ func (p *SolvePool) takeUnit(ctx context.Context, data []byte) bool {
 	}
 	p.mu.Lock()
 	delete(p.out, e.Key)
+	sh := p.shares[res.Worker]
+	if sh == nil {
+		sh = &share{}
+		p.shares[res.Worker] = sh
+	}
+	sh.units++
+	sh.seconds += e.Seconds
 	p.mu.Unlock()
 	return true
 }
@@ -461,6 +477,11 @@ func (p *SolvePool) Close(ctx context.Context, over bool) error {
 	defer p.c.closeConn()
 	p.mu.Lock()
 	refused := p.refused
+	names := slices.Sorted(maps.Keys(p.shares))
+	for _, w := range names {
+		sh := p.shares[w]
+		p.logf("workers: %s solved %d units in this run, %.2f h CPU", w, sh.units, sh.seconds/3600)
+	}
 	p.mu.Unlock()
 	if refused > 0 {
 		p.logf("workers: %d messages refused (see above)", refused)
