@@ -13,6 +13,7 @@ import (
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/cheversi/solve"
+	"github.com/arena-games/arena/arena/game"
 )
 
 // docs/solved.md publishes what the solver proved. Its tables are made
@@ -30,6 +31,9 @@ var solvedUpdate = flag.Bool("solved.update", false, "rewrite the tables of docs
 const (
 	solvedDoc     = "../../docs/solved.md"
 	solvedResults = "../../docs/solved/cheversi-results.txt.gz"
+	// komiResults are the units of the solve under komi -1 (White given a
+	// point), the margin's first step.
+	komiResults = "../../docs/solved/cheversi-komi-1-results.txt.gz"
 )
 
 // kingClasses are the squares of White's first King, one of each class of
@@ -53,7 +57,15 @@ func docSection(doc, prefix, id string) (start, end int, ok bool) {
 // readSolveUnits reads the units of the committed cheversi solve.
 func readSolveUnits(t *testing.T, rules *cheversi.Rules) []solve.Entry {
 	t.Helper()
-	zr := openGzip(t, solvedResults)
+	_, units := readResultsFile(t, rules, solvedResults)
+	return units
+}
+
+// readResultsFile reads a committed results file: every entry, and the
+// units (entries with positions searched).
+func readResultsFile(t *testing.T, rules *cheversi.Rules, path string) (*solve.Results, []solve.Entry) {
+	t.Helper()
+	zr := openGzip(t, path)
 	tmp := filepath.Join(t.TempDir(), "results.txt")
 	out, err := os.Create(tmp)
 	if err != nil {
@@ -73,7 +85,79 @@ func readSolveUnits(t *testing.T, rules *cheversi.Rules) []solve.Entry {
 			units = append(units, e)
 		}
 	}
-	return units
+	return res, units
+}
+
+// marginTable is the doc's table of the margin's first step: what the
+// units under komi -1 show of each king class. Every class is a loss for
+// White under komi 0 (Black wins by 1 or more); under komi -1 a loss
+// means Black wins by 2 or more, a draw by exactly 1.
+func marginTable(t *testing.T) string {
+	t.Helper()
+	rules, err := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: "-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, units := readResultsFile(t, rules, komiResults)
+	type sums struct {
+		units int
+		cpu   float64
+	}
+	per := map[string]*sums{}
+	var all sums
+	for _, e := range units {
+		c := kingClassOf(&e.Position)
+		if per[c] == nil {
+			per[c] = &sums{}
+		}
+		per[c].units++
+		per[c].cpu += e.Seconds
+		all.units++
+		all.cpu += e.Seconds
+	}
+	byWhat := func(lo, hi solve.Value) string {
+		switch {
+		case hi == solve.Loss:
+			return "2 or more"
+		case lo >= solve.Draw:
+			return "exactly 1"
+		}
+		return "1 or more (not known yet)"
+	}
+	start := rules.StartPosition()
+	st := solve.StatusOf(res, &start, 6)
+	var b strings.Builder
+	lo, hi := st.Lo, st.Hi
+	if st.Known {
+		lo, hi = st.Value, st.Value
+	}
+	switch byWhat(lo, hi) {
+	case "2 or more":
+		fmt.Fprint(&b, "Under `cheversi` with best play, Black wins by **2 points or more**: given a point (`komi=-1`), White still loses.")
+	case "exactly 1":
+		fmt.Fprint(&b, "Under `cheversi` with best play, Black wins by **exactly 1 point**: given a point (`komi=-1`), White draws.")
+	default:
+		fmt.Fprint(&b, "By how much Black wins under `cheversi` is not known yet: by 1 point or more (the value above); the solve under `komi=-1` tells 1 from 2 or more.")
+	}
+	fmt.Fprintf(&b, " The committed units under `komi=-1`: %d, %s of CPU time.\n\n", all.units, cpuText(all.cpu))
+	fmt.Fprintln(&b, "| White's King | under `komi=-1` | so under `cheversi` Black wins by | units | CPU |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|")
+	for _, m := range st.Moves {
+		p := rules.StartPosition()
+		p.Play(m.Move)
+		c := kingClassOf(&p)
+		lo, hi := m.Lo, m.Hi
+		v := boundsText(lo, hi, game.White)
+		if m.Known {
+			lo, hi, v = m.Value, m.Value, m.Value.String()+" for white"
+		}
+		s := per[c]
+		if s == nil {
+			s = &sums{}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", c, v, byWhat(lo, hi), s.units, cpuText(s.cpu))
+	}
+	return b.String()
 }
 
 // kingClassOf returns the class (one of kingClasses) of White's King in p.
@@ -211,7 +295,7 @@ func solvedTables(t *testing.T) map[string]string {
 		perClass /= float64(proved)
 	}
 	return map[string]string{"value": value.String(), "classes": classes.String(), "errors": errorTables(t),
-		"costs": costTable(t, perClass)}
+		"costs": costTable(t, perClass), "margin": marginTable(t)}
 }
 
 func cpuText(sec float64) string {
