@@ -471,21 +471,32 @@ func (p *coordPool) resume(ctx context.Context, record func(*journal.Record) boo
 // by a worker.
 func (p *coordPool) scan(ctx context.Context) (map[int]bool, error) {
 	ids := map[int]bool{}
-	subject := batchSubject(p.id)
-	for seq := uint64(1); ; {
-		m, err := p.batches.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			return ids, nil
-		}
-		if err != nil {
-			return ids, fmt.Errorf("read the batches in the stream: %w", err)
-		}
+	err := eachMessage(ctx, p.batches, batchSubject(p.id), func(data []byte) {
 		var b batch
-		if json.Unmarshal(m.Data, &b) == nil {
+		if json.Unmarshal(data, &b) == nil {
 			for _, g := range b.Games {
 				ids[g.ID] = true
 			}
 		}
+	})
+	if err != nil {
+		return ids, fmt.Errorf("read the batches in the stream: %w", err)
+	}
+	return ids, nil
+}
+
+// eachMessage calls f with the data of each message of st on subject, in
+// order: those queued and those held by a worker.
+func eachMessage(ctx context.Context, st jetstream.Stream, subject string, f func(data []byte)) error {
+	for seq := uint64(1); ; {
+		m, err := st.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		f(m.Data)
 		seq = m.Sequence + 1
 	}
 }

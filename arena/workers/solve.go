@@ -207,23 +207,18 @@ func (p *SolvePool) adopt(ctx context.Context) error {
 // scan returns the units in the stream: queued, or held by a worker.
 func (p *SolvePool) scan(ctx context.Context) (map[uint64]cheversi.Position, error) {
 	units := map[uint64]cheversi.Position{}
-	subject := batchSubject(p.id)
-	for seq := uint64(1); ; {
-		m, err := p.units.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			return units, nil
-		}
-		if err != nil {
-			return units, fmt.Errorf("read the units in the stream: %w", err)
-		}
+	err := eachMessage(ctx, p.units, batchSubject(p.id), func(data []byte) {
 		var u unitMsg
-		if json.Unmarshal(m.Data, &u) == nil {
+		if json.Unmarshal(data, &u) == nil {
 			if pos, err := p.opts.Rules.ParsePosition(u.Position); err == nil {
 				units[solve.CanonicalKey(&pos)] = pos
 			}
 		}
-		seq = m.Sequence + 1
+	})
+	if err != nil {
+		return units, fmt.Errorf("read the units in the stream: %w", err)
 	}
+	return units, nil
 }
 
 // Slots is solve.Pool.Slots: twice the units the workers that said they

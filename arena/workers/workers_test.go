@@ -153,33 +153,7 @@ func TestWorkersPlayTournament(t *testing.T) {
 	}
 
 	// Nothing of the tournament is left on the server.
-	nc, err := nats.Connect(srv.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	ctx := context.Background()
-	kv, err := js.KeyValue(ctx, workers.TournamentBucket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if keys, err := kv.Keys(ctx); !errors.Is(err, jetstream.ErrNoKeysFound) {
-		t.Errorf("tournaments left: %v %v", keys, err)
-	}
-	for _, name := range []string{workers.BatchStream, workers.ResultStream} {
-		st, err := js.Stream(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := st.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.State.Msgs != 0 || info.State.Consumers != 0 {
-			t.Errorf("stream %s keeps %d messages and %d consumers after the tournament", name, info.State.Msgs, info.State.Consumers)
-		}
-	}
+	assertServerEmpty(t, srv.ClientURL())
 }
 
 // TestWorkersStopOnSPRT: a sequential test that decides stops the workers:

@@ -88,6 +88,32 @@ func readResultsFile(t *testing.T, rules *cheversi.Rules, path string) (*solve.R
 	return res, units
 }
 
+// sums are the units of a king class, what they searched and their CPU
+// time.
+type sums struct {
+	units     int
+	positions uint64
+	cpu       float64
+}
+
+// classSums adds up units by the king class they fall under, and in all.
+func classSums(units []solve.Entry) (map[string]*sums, sums) {
+	per := map[string]*sums{}
+	var all sums
+	for _, e := range units {
+		c := kingClassOf(&e.Position)
+		if per[c] == nil {
+			per[c] = &sums{}
+		}
+		for _, s := range []*sums{per[c], &all} {
+			s.units++
+			s.positions += e.Positions
+			s.cpu += e.Seconds
+		}
+	}
+	return per, all
+}
+
 // marginTable is the doc's table of the margin's first step: what the
 // units under komi -1 show of each king class. Every class is a loss for
 // White under komi 0 (Black wins by 1 or more); under komi -1 a loss
@@ -99,22 +125,7 @@ func marginTable(t *testing.T) string {
 		t.Fatal(err)
 	}
 	res, units := readResultsFile(t, rules, komiResults)
-	type sums struct {
-		units int
-		cpu   float64
-	}
-	per := map[string]*sums{}
-	var all sums
-	for _, e := range units {
-		c := kingClassOf(&e.Position)
-		if per[c] == nil {
-			per[c] = &sums{}
-		}
-		per[c].units++
-		per[c].cpu += e.Seconds
-		all.units++
-		all.cpu += e.Seconds
-	}
+	per, all := classSums(units)
 	byWhat := func(lo, hi solve.Value) string {
 		switch {
 		case hi == solve.Loss:
@@ -190,24 +201,7 @@ func solvedTables(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	units := readSolveUnits(t, rules)
-	type sums struct {
-		units     int
-		positions uint64
-		cpu       float64
-	}
-	per := map[string]*sums{}
-	var all sums
-	for _, e := range units {
-		c := kingClassOf(&e.Position)
-		if per[c] == nil {
-			per[c] = &sums{}
-		}
-		for _, s := range []*sums{per[c], &all} {
-			s.units++
-			s.positions += e.Positions
-			s.cpu += e.Seconds
-		}
-	}
+	per, all := classSums(units)
 	// The proofs of the classes, of a value or of a bound.
 	classProof := map[string]*solve.Proof{}
 	rootLeaves := map[string]int{}
