@@ -109,11 +109,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmd.run(ctx, args[1:])
 	}
 	if outputGone() || outputClosed() {
-		// Nobody reads what the command says any more (its last writes
-		// failed): it stopped as by an interrupt.
-		err = context.Canceled
+		return closedOutputExit(stderr, cmd, err)
 	}
 	return exitCode(stderr, cmd.name, err)
+}
+
+// closedOutputExit is the exit status of a command whose standard output
+// or error was closed under it (arena ... | head). A command that did
+// all its work, its last writes lost (arena solve --status | head), exits
+// quietly with the status of a command killed by SIGPIPE, as other tools
+// do. One that stopped before its end (a tournament, a solve) stopped as by
+// an interrupt, and says so.
+func closedOutputExit(stderr io.Writer, cmd command, err error) int {
+	if cmd.play == nil && (err == nil || errors.Is(err, syscall.EPIPE)) {
+		return 128 + int(syscall.SIGPIPE)
+	}
+	return exitCode(stderr, cmd.name, context.Canceled)
 }
 
 func exitCode(stderr io.Writer, name string, err error) int {

@@ -649,6 +649,34 @@ builtin = "random"
 	}
 }
 
+// TestClosedOutputQuietAfterWork runs commands that do all their work
+// and only lose what they print, their output a pipe nobody reads (arena
+// solve --status | head): they exit with the status of SIGPIPE and say
+// nothing, as other tools do, instead of "interrupted".
+func TestClosedOutputQuietAfterWork(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"solve", "--moves", "K@d4"}} {
+		t.Run(args[0], func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close() // nobody reads
+			cmd := arenaCommand(t, args...)
+			var stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = w, &stderr
+			err = cmd.Run()
+			w.Close()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 141 {
+				t.Errorf("arena %s with its output closed: %v, want status 141", strings.Join(args, " "), err)
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("stderr %q, want nothing", stderr.String())
+			}
+		})
+	}
+}
+
 // TestFirstInterruptFinishesGamesInFlight interrupts a tournament once,
 // as Ctrl-C does: the games in flight are played to their end and
 // recorded, no other starts, and the arena says how to resume, with exit
