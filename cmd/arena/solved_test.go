@@ -13,7 +13,6 @@ import (
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/cheversi/solve"
-	"github.com/arena-games/arena/arena/game"
 )
 
 // docs/solved.md publishes what the solver proved. Its tables are made
@@ -31,9 +30,6 @@ var solvedUpdate = flag.Bool("solved.update", false, "rewrite the tables of docs
 const (
 	solvedDoc     = "../../docs/solved.md"
 	solvedResults = "../../docs/solved/cheversi-results.txt.gz"
-	// komiResults are the units of the solve under komi -1 (White given a
-	// point), the margin's first step.
-	komiResults = "../../docs/solved/cheversi-komi-1-results.txt.gz"
 )
 
 // kingClasses are the squares of White's first King, one of each class of
@@ -112,63 +108,6 @@ func classSums(units []solve.Entry) (map[string]*sums, sums) {
 		}
 	}
 	return per, all
-}
-
-// marginTable is the doc's table of the margin's first step: what the
-// units under komi -1 show of each king class. Every class is a loss for
-// White under komi 0 (Black wins by 1 or more); under komi -1 a loss
-// means Black wins by 2 or more, a draw by exactly 1.
-func marginTable(t *testing.T) string {
-	t.Helper()
-	rules, err := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: "-1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, units := readResultsFile(t, rules, komiResults)
-	per, all := classSums(units)
-	byWhat := func(lo, hi solve.Value) string {
-		switch {
-		case hi == solve.Loss:
-			return "2 or more"
-		case lo >= solve.Draw:
-			return "exactly 1"
-		}
-		return "1 or more (not known yet)"
-	}
-	start := rules.StartPosition()
-	st := solve.StatusOf(res, &start, 6)
-	var b strings.Builder
-	lo, hi := st.Lo, st.Hi
-	if st.Known {
-		lo, hi = st.Value, st.Value
-	}
-	switch byWhat(lo, hi) {
-	case "2 or more":
-		fmt.Fprint(&b, "Under `cheversi` with best play, Black wins by **2 points or more**: given a point (`komi=-1`), White still loses.")
-	case "exactly 1":
-		fmt.Fprint(&b, "Under `cheversi` with best play, Black wins by **exactly 1 point**: given a point (`komi=-1`), White draws.")
-	default:
-		fmt.Fprint(&b, "By how much Black wins under `cheversi` is not known yet: by 1 point or more (the value above); the solve under `komi=-1` tells 1 from 2 or more.")
-	}
-	fmt.Fprintf(&b, " The committed units under `komi=-1`: %d, %s of CPU time.\n\n", all.units, cpuText(all.cpu))
-	fmt.Fprintln(&b, "| White's King | under `komi=-1` | so under `cheversi` Black wins by | units | CPU |")
-	fmt.Fprintln(&b, "|---|---|---|---|---|")
-	for _, m := range st.Moves {
-		p := rules.StartPosition()
-		p.Play(m.Move)
-		c := kingClassOf(&p)
-		lo, hi := m.Lo, m.Hi
-		v := boundsText(lo, hi, game.White)
-		if m.Known {
-			lo, hi, v = m.Value, m.Value, m.Value.String()+" for white"
-		}
-		s := per[c]
-		if s == nil {
-			s = &sums{}
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", c, v, byWhat(lo, hi), s.units, cpuText(s.cpu))
-	}
-	return b.String()
 }
 
 // kingClassOf returns the class (one of kingClasses) of White's King in p.

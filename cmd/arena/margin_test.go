@@ -1,0 +1,244 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/cheversi/solve"
+	"github.com/arena-games/arena/arena/game"
+)
+
+// komiResults matches the units of the solves under komi -K (White given
+// K points), the steps of the margin: docs/solved/cheversi-komi-K-results.txt.gz.
+const komiResults = "../../docs/solved/cheversi-komi-*-results.txt.gz"
+
+// komiStep is what the committed units of the solve under komi -k show.
+type komiStep struct {
+	k     int
+	rules *cheversi.Rules
+	st    solve.Status
+	per   map[string]*sums
+	all   sums
+}
+
+// readKomiSteps reads the committed komi solves, komi -1 first.
+func readKomiSteps(t *testing.T) []komiStep {
+	t.Helper()
+	files, err := filepath.Glob(komiResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []komiStep
+	for _, f := range files {
+		k, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "cheversi-komi-"), "-results.txt.gz"))
+		if err != nil || k < 1 {
+			t.Fatalf("%s: not a komi solve's units", f)
+		}
+		rules, err := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: strconv.Itoa(-k)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, units := readResultsFile(t, rules, f)
+		start := rules.StartPosition()
+		step := komiStep{k: k, rules: rules, st: solve.StatusOf(res, &start, 6)}
+		step.per, step.all = classSums(units)
+		steps = append(steps, step)
+	}
+	sort.Slice(steps, func(i, j int) bool { return steps[i].k < steps[j].k })
+	return steps
+}
+
+// margin bounds Black's final margin under cheversi with best play: lo <=
+// margin <= hi, hi noLimit where no upper bound is known.
+type margin struct{ lo, hi int }
+
+const noLimit = math.MaxInt
+
+// learn narrows m by what the solve under komi -k knows of a position
+// with White to move (White given k points): lo <= White's value <= hi.
+// A loss for White means Black's margin is above k, a draw that it is k,
+// a win that it is under k.
+func (m margin) learn(k int, lo, hi solve.Value) margin {
+	switch hi {
+	case solve.Loss:
+		m.lo = max(m.lo, k+1)
+	case solve.Draw:
+		m.lo = max(m.lo, k)
+	}
+	switch lo {
+	case solve.Win:
+		m.hi = min(m.hi, k-1)
+	case solve.Draw:
+		m.hi = min(m.hi, k)
+	}
+	return m
+}
+
+func (m margin) String() string {
+	switch {
+	case m.lo == m.hi:
+		return fmt.Sprintf("exactly %d", m.lo)
+	case m.hi == noLimit:
+		return fmt.Sprintf("%d or more", m.lo)
+	}
+	return fmt.Sprintf("%d to %d", m.lo, m.hi)
+}
+
+// bounds returns what st, or its move m, knows: lo <= value <= hi.
+func bounds(known bool, v, lo, hi solve.Value) (solve.Value, solve.Value) {
+	if known {
+		return v, v
+	}
+	return lo, hi
+}
+
+// marginTable is the doc's table of the margin: what the committed solves
+// under komi -1, -2 ... show of the game and of each king class. Under
+// cheversi Black wins (the value above): the margin is 1 or more to start.
+func marginTable(t *testing.T) string {
+	t.Helper()
+	steps := readKomiSteps(t)
+	if len(steps) == 0 {
+		t.Fatalf("no komi solve's units match %s", komiResults)
+	}
+	root := margin{lo: 1, hi: noLimit}
+	for _, s := range steps {
+		lo, hi := bounds(s.st.Known, s.st.Value, s.st.Lo, s.st.Hi)
+		root = root.learn(s.k, lo, hi)
+	}
+	var b strings.Builder
+	fmt.Fprint(&b, marginVerdict(root, steps[len(steps)-1].k))
+	fmt.Fprint(&b, " The committed units:")
+	for i, s := range steps {
+		sep := ";"
+		if i == len(steps)-1 {
+			sep = "."
+		}
+		fmt.Fprintf(&b, " under `komi=-%d`, %d (%s of CPU time)%s", s.k, s.all.units, cpuText(s.all.cpu), sep)
+	}
+	fmt.Fprint(&b, "\n\n| White's King |")
+	for _, s := range steps {
+		fmt.Fprintf(&b, " under `komi=-%d` |", s.k)
+	}
+	fmt.Fprintln(&b, " so under `cheversi` Black wins by | Black's proved reply | units | CPU |")
+	fmt.Fprintln(&b, strings.Repeat("|---", len(steps)+5)+"|")
+	for _, c := range kingClasses {
+		fmt.Fprintln(&b, marginRow(t, c, steps))
+	}
+	return b.String()
+}
+
+// marginVerdict is the sentence on the game's margin m, the solve under
+// komi -last the deepest committed.
+func marginVerdict(m margin, last int) string {
+	points := func(n int) string {
+		if n == 1 {
+			return "a point"
+		}
+		return fmt.Sprintf("%d points", n)
+	}
+	switch {
+	case m.lo == m.hi:
+		return fmt.Sprintf("Under `cheversi` with best play, Black wins by **exactly %s**: given %s (`komi=-%d`), White draws.", points(m.lo), points(m.lo), m.lo)
+	case m.hi == noLimit && m.lo > 1:
+		s := fmt.Sprintf("Under `cheversi` with best play, Black wins by **%d points or more**: given %s (`komi=-%d`), White still loses.", m.lo, points(m.lo-1), m.lo-1)
+		if last >= m.lo {
+			s += fmt.Sprintf(" The solve under `komi=-%d`, which tells %d from more, is under way.", m.lo, m.lo)
+		}
+		return s
+	}
+	return fmt.Sprintf("By how much Black wins under `cheversi` is not known yet: by %s points (the value above); the solve under `komi=-%d` tells %d from more.", m, m.lo, m.lo)
+}
+
+// marginRow is the row of king class c: its value under each komi, the
+// margin they give, a reply of Black's that wins by at least its lower
+// bound (from the shipped proof under komi -(lo-1)), units and CPU time.
+func marginRow(t *testing.T, c string, steps []komiStep) string {
+	t.Helper()
+	row := "| " + c + " |"
+	m := margin{lo: 1, hi: noLimit}
+	var all sums
+	for _, s := range steps {
+		text := "not known yet"
+		for _, ms := range s.st.Moves {
+			p := s.rules.StartPosition()
+			p.Play(ms.Move)
+			if kingClassOf(&p) != c {
+				continue
+			}
+			lo, hi := bounds(ms.Known, ms.Value, ms.Lo, ms.Hi)
+			m = m.learn(s.k, lo, hi)
+			text = boundsText(lo, hi, game.White)
+			if lo == hi {
+				text = lo.String() + " for white"
+			}
+		}
+		row += " " + text + " |"
+		if cs := s.per[c]; cs != nil {
+			all.units += cs.units
+			all.cpu += cs.cpu
+		}
+	}
+	return fmt.Sprintf("%s %s | %s | %d | %s |", row, m, marginReply(t, c, m.lo-1), all.units, cpuText(all.cpu))
+}
+
+// marginReply returns the winning reply the shipped proof under komi -k
+// gives to White's King on c, or "" if no proof gives one.
+func marginReply(t *testing.T, c string, k int) string {
+	t.Helper()
+	var sets []game.Setting
+	if k > 0 {
+		sets = []game.Setting{{Key: "komi", Value: strconv.Itoa(-k)}}
+	}
+	rules, err := cheversi.New("cheversi", sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := solve.ShippedBook(rules.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rules.StartPosition()
+	king, err := p.ParseMove("K@" + c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Play(king)
+	if v, reply, ok := book.Lookup(&p); ok && v == solve.Win && reply != 0 {
+		return reply.String()
+	}
+	return ""
+}
+
+// TestMarginLearn checks what a value under komi -k says of Black's margin
+// under cheversi.
+func TestMarginLearn(t *testing.T) {
+	start := margin{lo: 1, hi: noLimit}
+	for _, tc := range []struct {
+		k      int
+		lo, hi solve.Value
+		want   string
+	}{
+		{1, solve.Loss, solve.Loss, "2 or more"},
+		{1, solve.Draw, solve.Draw, "exactly 1"},
+		{2, solve.Draw, solve.Draw, "exactly 2"},
+		{3, solve.Win, solve.Win, "1 to 2"},
+		{3, solve.Loss, solve.Draw, "3 or more"}, // at most a draw for White
+		{3, solve.Draw, solve.Win, "1 to 3"},     // at least a draw
+		{2, solve.Loss, solve.Win, "1 or more"},  // nothing known
+		{4, solve.Loss, solve.Loss, "5 or more"},
+	} {
+		if got := start.learn(tc.k, tc.lo, tc.hi).String(); got != tc.want {
+			t.Errorf("komi -%d, white's value in [%v, %v]: margin %s, want %s", tc.k, tc.lo, tc.hi, got, tc.want)
+		}
+	}
+	if got := start.learn(1, solve.Loss, solve.Loss).learn(2, solve.Draw, solve.Draw).String(); got != "exactly 2" {
+		t.Errorf("a loss under komi -1 then a draw under -2: margin %s, want exactly 2", got)
+	}
+}
