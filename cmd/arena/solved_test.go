@@ -231,7 +231,7 @@ func solvedTables(t *testing.T) map[string]string {
 		perClass /= float64(proved)
 	}
 	return map[string]string{"value": value.String(), "classes": classes.String(), "errors": errorTables(t),
-		"costs": costTable(t, perClass), "margin": marginTable(t)}
+		"costs": costTable(t, perClass), "margin": marginTable(t), "switches": switchesTable(t)}
 }
 
 func cpuText(sec float64) string {

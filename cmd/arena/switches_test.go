@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/cheversi/solve"
+	"github.com/arena-games/arena/arena/game"
+)
+
+// otherResults matches the committed units of every solve; those of
+// cheversi itself and of its komi steps have tables of their own.
+const otherResults = "../../docs/solved/*-results.txt.gz"
+
+// resultsRules returns the rule set a committed results file names in its
+// header (see solve.Results).
+func resultsRules(t *testing.T, path string) *cheversi.Rules {
+	t.Helper()
+	sc := bufio.NewScanner(openGzip(t, path))
+	for i := 0; i < 2 && sc.Scan(); i++ {
+		line, ok := strings.CutPrefix(sc.Text(), "# rules ")
+		if !ok {
+			continue
+		}
+		var sets []game.Setting
+		for _, kv := range strings.Fields(line) {
+			k, v, _ := strings.Cut(kv, "=")
+			sets = append(sets, game.Setting{Key: k, Value: v})
+		}
+		rules, err := cheversi.New("cheversi", sets)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return rules
+	}
+	t.Fatalf("%s: no rules line", path)
+	return nil
+}
+
+// switchesOf returns the switches in which rules differ from cheversi's,
+// as key=value, and whether one of them is the komi.
+func switchesOf(t *testing.T, rules *cheversi.Rules) (sets []string, komi bool) {
+	t.Helper()
+	base, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, s := range base.Settings() {
+		want[s.Key] = s.Value
+	}
+	for _, s := range rules.Settings() {
+		if want[s.Key] != s.Value {
+			sets = append(sets, s.Key+"="+s.Value)
+			komi = komi || s.Key == "komi"
+		}
+	}
+	return sets, komi
+}
+
+// switchesTable is the doc's table of the solves of rule sets other than
+// cheversi and its komi steps: the value from the empty board, or what is
+// known of it, what is known of White's first moves, and the cost.
+func switchesTable(t *testing.T) string {
+	t.Helper()
+	files, err := filepath.Glob(otherResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	var rows []string
+	for _, f := range files {
+		rules := resultsRules(t, f)
+		sets, komi := switchesOf(t, rules)
+		if len(sets) == 0 || komi {
+			continue
+		}
+		rows = append(rows, switchRow(t, rules, sets, f))
+	}
+	if len(rows) == 0 {
+		return "No other rule set has committed units yet.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, "| rules | value from the empty board | White's first moves: lose / draw / win / not known | proof | units | positions | CPU |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Fprintln(&b, r)
+	}
+	return b.String()
+}
+
+// switchRow is the row of the solve of rules (cheversi with sets) whose
+// units are in the file f.
+func switchRow(t *testing.T, rules *cheversi.Rules, sets []string, f string) string {
+	t.Helper()
+	res, units := readResultsFile(t, rules, f)
+	_, all := classSums(units)
+	start := rules.StartPosition()
+	st := solve.StatusOf(res, &start, 6)
+	value := boundsText(st.Lo, st.Hi, game.White)
+	if st.Known {
+		value = verdict(&start, st.Value)
+	}
+	var counts [4]int // White's loss, draw, win, not known
+	var best cheversi.Move
+	for _, m := range st.Moves {
+		switch {
+		case !m.Known:
+			counts[3]++
+		default:
+			counts[m.Value-solve.Loss]++
+			if best == 0 && st.Known && m.Value == st.Value {
+				best = m.Move
+			}
+		}
+	}
+	if best != 0 && st.Value != solve.Loss {
+		value += fmt.Sprintf(" (%s)", best) // the first move that wins or draws
+	}
+	return fmt.Sprintf("| `cheversi %s` | %s | %d / %d / %d / %d | %s | %d | %.3g | %s |", strings.Join(sets, " "), value,
+		counts[0], counts[1], counts[2], counts[3], shippedProofOf(t, rules), all.units, float64(all.positions), cpuText(all.cpu))
+}
+
+// shippedProofOf names the shipped proof of the value of rules from the
+// empty board, or "" when none is shipped.
+func shippedProofOf(t *testing.T, rules *cheversi.Rules) string {
+	t.Helper()
+	for _, name := range solve.ShippedProofs() {
+		pr, err := solve.ReadShippedProof(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Rules.Options() == rules.Options() && pr.Root.Ply() == 0 {
+			return "`" + name + "`"
+		}
+	}
+	return ""
+}
