@@ -185,12 +185,29 @@ func marginRow(t *testing.T, c string, steps []komiStep) string {
 			all.cpu += cs.cpu
 		}
 	}
-	return fmt.Sprintf("%s %s | %s | %d | %s |", row, m, marginReply(t, c, m.lo-1), all.units, cpuText(all.cpu))
+	return fmt.Sprintf("%s %s | %s | %d | %s |", row, m, marginReply(t, c, m.lo), all.units, cpuText(all.cpu))
 }
 
-// marginReply returns the winning reply the shipped proof under komi -k
+// marginReply returns Black's winning reply to White's King on c from the
+// shipped proof under the deepest komi it is shipped for, up to komi
+// -(lo-1): a reply that wins by lo or more, or (from a proof under a
+// smaller komi) by less, which it says.
+func marginReply(t *testing.T, c string, lo int) string {
+	t.Helper()
+	for k := lo - 1; k >= 0; k-- {
+		if reply := proofReply(t, c, k); reply != "" {
+			if k+1 < lo {
+				reply += fmt.Sprintf(", by %d or more", k+1)
+			}
+			return reply
+		}
+	}
+	return ""
+}
+
+// proofReply returns the winning reply the shipped proof under komi -k
 // gives to White's King on c, or "" if no proof gives one.
-func marginReply(t *testing.T, c string, k int) string {
+func proofReply(t *testing.T, c string, k int) string {
 	t.Helper()
 	var sets []game.Setting
 	if k > 0 {
