@@ -144,8 +144,10 @@ func marginVerdict(m margin, last int) string {
 		return fmt.Sprintf("%d points", n)
 	}
 	switch {
+	case m.lo == m.hi && m.lo > 1:
+		return fmt.Sprintf("Under `cheversi` with best play, Black wins by **exactly %s**: given %s (`komi=-%d`), White still loses; given %s (`komi=-%d`), White draws.", points(m.lo), points(m.lo-1), m.lo-1, points(m.lo), m.lo)
 	case m.lo == m.hi:
-		return fmt.Sprintf("Under `cheversi` with best play, Black wins by **exactly %s**: given %s (`komi=-%d`), White draws.", points(m.lo), points(m.lo), m.lo)
+		return "Under `cheversi` with best play, Black wins by **exactly a point**: given a point (`komi=-1`), White draws."
 	case m.hi == noLimit && m.lo > 1:
 		s := fmt.Sprintf("Under `cheversi` with best play, Black wins by **%d points or more**: given %s (`komi=-%d`), White still loses.", m.lo, points(m.lo-1), m.lo-1)
 		if last >= m.lo {
@@ -174,9 +176,13 @@ func marginRow(t *testing.T, c string, steps []komiStep) string {
 			}
 			lo, hi := bounds(ms.Known, ms.Value, ms.Lo, ms.Hi)
 			m = m.learn(s.k, lo, hi)
-			text = boundsText(lo, hi, game.White)
-			if lo == hi {
+			switch {
+			case lo == hi:
 				text = lo.String() + " for white"
+			case lo > solve.Loss:
+				text = "at least a " + lo.String() + " for white"
+			case hi < solve.Win:
+				text = "at most a " + hi.String() + " for white"
 			}
 		}
 		row += " " + text + " |"
