@@ -322,10 +322,14 @@ func fromBook(out io.Writer, p *cheversi.Position) bool {
 	if err != nil {
 		return false
 	}
-	v, m, ok := b.Lookup(p)
-	if !ok {
+	bd, m := b.Bounds(p)
+	if !bd.Exact() {
+		if bd.Lo > solve.Loss || bd.Hi < solve.Win {
+			fmt.Fprintf(out, "proved    %s, by the proofs shipped with the solver; searching for the value\n", shownText(p, bd))
+		}
 		return false
 	}
+	v := bd.Lo
 	fmt.Fprintf(out, "value     %s (%s for %s, to move)\n", verdict(p, v), v, p.Turn())
 	switch {
 	case m != 0:
@@ -333,7 +337,7 @@ func fromBook(out io.Writer, p *cheversi.Position) bool {
 	case v == solve.Loss:
 		fmt.Fprintf(out, "best move none: every move loses\n")
 	}
-	fmt.Fprintf(out, "proved by the proof shipped with the solver (docs/solved.md); --all or --margin search instead\n")
+	fmt.Fprintf(out, "proved by the proofs shipped with the solver (docs/solved.md); --all or --margin search instead\n")
 	return true
 }
 

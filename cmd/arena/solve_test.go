@@ -68,26 +68,51 @@ func TestSolvePosition(t *testing.T) {
 
 func signed(m int) string { return fmt.Sprintf("%+d", m) }
 
-// TestSolveFromBook: the value of a position the shipped proof holds comes
-// from it at once, with the proof's winning move.
+// TestSolveFromBook: the value of a position the shipped proofs hold comes
+// from them at once, with a move that achieves it: the proofs of the same
+// rules under other komi answer too (after White's King on d4 the reply of
+// the komi -1 proof, which wins by two, is preferred to the cheversi
+// proof's; under komi -2, where each proof gives a bound, the two make a
+// draw), and a bound they show is said before a search.
 func TestSolveFromBook(t *testing.T) {
 	for _, c := range []struct {
-		moves string
-		want  []string
+		args []string
+		want []string
 	}{
-		{"", []string{"value     black wins (loss for white, to move)", "best move none: every move loses", "proved by the proof shipped"}},
-		{"K@d4", []string{"value     black wins (win for black, to move)", "best move Q@e3", "proved by the proof shipped"}},
-		{"K@a1", []string{"value     black wins (win for black, to move)", "best move Q@b2"}},
+		{nil, []string{"value     black wins (loss for white, to move)", "best move none: every move loses", "proved by the proofs shipped"}},
+		{[]string{"--moves", "K@d4"}, []string{"value     black wins (win for black, to move)", "best move Q@c3", "proved by the proofs shipped"}},
+		{[]string{"--moves", "K@a1"}, []string{"value     black wins (win for black, to move)", "best move Q@b2"}},
+		{[]string{"--set", "komi=-2"}, []string{"value     draw (draw for white, to move)", "best move K@c2"}},
+		{[]string{"--set", "komi=-2", "--moves", "K@c2"}, []string{"value     draw (draw for black, to move)", "best move Q@c3"}},
 	} {
-		code, stdout, stderr := runArena(t, "solve", "--moves", c.moves)
+		code, stdout, stderr := runArena(t, append([]string{"solve"}, c.args...)...)
 		if code != 0 {
-			t.Fatalf("arena solve --moves %q: exit status %d: %s", c.moves, code, stderr)
+			t.Fatalf("arena solve %q: exit status %d: %s", c.args, code, stderr)
 		}
 		for _, w := range c.want {
 			if !strings.Contains(stdout, w) {
-				t.Errorf("arena solve --moves %q: output lacks %q:\n%s", c.moves, w, stdout)
+				t.Errorf("arena solve %q: output lacks %q:\n%s", c.args, w, stdout)
 			}
 		}
+	}
+	// Under komi -2 after White's King on d4 the proofs show a bound only.
+	cmd := arenaCommand(t, "solve", "--set", "komi=-2", "--moves", "K@d4")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	var lines []string
+	for len(lines) < 2 && sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if want := "proved    at least a draw for black (a win not known yet), by the proofs shipped with the solver; searching for the value"; len(lines) < 2 || lines[1] != want {
+		t.Errorf("arena solve --set komi=-2 --moves K@d4 begins %q, want its second line %q", lines, want)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
 )
 
 // provenFS holds the proofs shipped with the package: proofs/NAME.proof,
@@ -42,9 +43,14 @@ func ReadShippedProof(name string) (*Proof, error) {
 }
 
 // Book answers from the shipped proofs: the value of the positions they
-// hold and, for the won ones, a winning move.
+// hold and a move that achieves it. The proofs of the same rules under
+// other komi answer too: a proof that White wins under one komi shows it
+// wins under any that gives White more, and so on (see Bounds), so the
+// proofs of two neighbouring komi can make a value exact that neither
+// proves alone.
 type Book struct {
 	proofs []*Proof
+	komi   int16 // of the rule set asked for, in half-points
 }
 
 var (
@@ -69,22 +75,106 @@ func ShippedBook(opts cheversi.Options) (*Book, error) {
 	if bookErr != nil {
 		return nil, bookErr
 	}
-	b := &Book{}
+	b := &Book{komi: opts.Komi}
 	for _, pr := range bookProofs {
-		if pr.Rules.Options() == opts {
+		o := pr.Rules.Options()
+		o.Komi = opts.Komi
+		if o == opts {
 			b.proofs = append(b.proofs, pr)
 		}
 	}
 	return b, nil
 }
 
-// Lookup returns the value of p for the side to move and, when it is won,
-// a winning move; ok is false when no proof of the book holds p.
+// Lookup returns the value of p for the side to move when the book's proofs
+// make it exact, and a move that achieves it where they give one (always
+// for a win); ok is false otherwise.
 func (b *Book) Lookup(p *cheversi.Position) (v Value, m cheversi.Move, ok bool) {
-	for _, pr := range b.proofs {
-		if v, m, ok := pr.Lookup(p); ok {
-			return v, m, true
-		}
+	bd, m := b.Bounds(p)
+	if !bd.Exact() {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	return bd.Lo, m, true
+}
+
+// Bounds returns what the book's proofs show of p's value for the side to
+// move under the book's komi, and a move that holds the lower bound where
+// that is at least a draw.
+//
+// A game's result under a komi of K half-points is the sign of 2d - K,
+// d being White's score minus Black's, and the value of a position under
+// best play the sign of 2d - K with d under best play (the sign keeps the
+// order of the margins, so the best play for the result is the best play
+// for the margin). A proof under a komi K' bounds d (White wins: 2d > K';
+// draws at least: 2d >= K'; and so on), every proof of the book narrows
+// the bounds, and the bounds give the value under K.
+func (b *Book) Bounds(p *cheversi.Position) (Bounds, cheversi.Move) {
+	d := marginBounds{lo: -marginLimit, hi: marginLimit}
+	var m cheversi.Move
+	for _, pr := range b.proofs {
+		bd, move, ok := pr.bounds(p)
+		if !ok {
+			continue
+		}
+		if p.Turn() == game.Black {
+			bd = Bounds{Lo: bd.Hi.Neg(), Hi: bd.Lo.Neg()} // White's
+		}
+		next := d.narrow(bd, int(pr.Rules.Options().Komi))
+		// The move holds the mover's bound under this proof's komi: keep
+		// the move of the proof that gives the mover the most.
+		if move != 0 && (p.Turn() == game.White && next.lo > d.lo || p.Turn() == game.Black && next.hi < d.hi) {
+			m = move
+		}
+		d = next
+	}
+	v := d.value(int(b.komi))
+	if p.Turn() == game.Black {
+		v = Bounds{Lo: v.Hi.Neg(), Hi: v.Lo.Neg()}
+	}
+	if v.Lo < Draw {
+		m = 0
+	}
+	return v, m
+}
+
+// marginBounds bounds White's score minus Black's under best play, in
+// points: lo <= d <= hi.
+type marginBounds struct{ lo, hi int }
+
+// marginLimit is beyond any score margin.
+const marginLimit = 1 << 20
+
+// narrow narrows d by White's value bd under a komi of k half-points.
+func (d marginBounds) narrow(bd Bounds, k int) marginBounds {
+	switch bd.Lo {
+	case Win: // 2d > k
+		d.lo = max(d.lo, floorHalf(k)+1)
+	case Draw: // 2d >= k
+		d.lo = max(d.lo, ceilHalf(k))
+	}
+	switch bd.Hi {
+	case Loss: // 2d < k
+		d.hi = min(d.hi, ceilHalf(k)-1)
+	case Draw: // 2d <= k
+		d.hi = min(d.hi, floorHalf(k))
+	}
+	return d
+}
+
+// value returns White's value under a komi of k half-points that d gives.
+func (d marginBounds) value(k int) Bounds {
+	v := unbounded
+	switch {
+	case 2*d.lo > k:
+		v.Lo = Win
+	case 2*d.lo >= k:
+		v.Lo = Draw
+	}
+	switch {
+	case 2*d.hi < k:
+		v.Hi = Loss
+	case 2*d.hi <= k:
+		v.Hi = Draw
+	}
+	return v
 }

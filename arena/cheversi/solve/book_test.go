@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
 )
 
 var checkAll = flag.Bool("solve.all", false, "solve every leaf of the shipped proofs again (hours)")
@@ -48,7 +49,8 @@ func TestShippedProofs(t *testing.T) {
 
 // TestBook checks that the book answers for the root of every shipped proof
 // of a value and for an image of it under a symmetry, with a move that
-// wins; and that it does not answer for the root of a proof of a bound.
+// wins; and that for the root of a proof of a bound it shows that bound
+// at least (other proofs of the rules under another komi may show more).
 func TestBook(t *testing.T) {
 	for _, name := range ShippedProofs() {
 		pr, err := ReadShippedProof(name)
@@ -60,8 +62,8 @@ func TestBook(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !pr.Shown.Exact() {
-			if v, _, ok := b.Lookup(&pr.Root); ok {
-				t.Fatalf("%s: the book gives %s for a position the proof shows is %s", name, v, pr.Shown)
+			if bd, _ := b.Bounds(&pr.Root); bd.Lo < pr.Shown.Lo || bd.Hi > pr.Shown.Hi {
+				t.Fatalf("%s: the book shows %s for a position the proof shows is %s", name, bd, pr.Shown)
 			}
 			if !pr.Root.Legal(pr.Move) {
 				t.Fatalf("%s: the proof's move %s is not legal in %s", name, pr.Move, pr.Root.Text())
@@ -85,5 +87,76 @@ func TestBook(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMarginBounds checks, for every margin d and every pair of komi, that
+// the value under one komi narrows the margin so that the value under the
+// other is what every margin left gives, exactly where they all agree.
+func TestMarginBounds(t *testing.T) {
+	sign := func(x int) Value {
+		switch {
+		case x > 0:
+			return Win
+		case x < 0:
+			return Loss
+		}
+		return Draw
+	}
+	for d := -6; d <= 6; d++ {
+		for k1 := -9; k1 <= 9; k1++ {
+			v1 := sign(2*d - k1)
+			// What a proof may show: the value, or a bound either way (a draw's
+			// under an odd komi, which leaves no draws, shows a value).
+			for _, shown := range []Bounds{{Lo: v1, Hi: v1}, {Lo: v1, Hi: Win}, {Lo: Loss, Hi: v1}, {Lo: Draw, Hi: Win}, {Lo: Loss, Hi: Draw}} {
+				nb := marginBounds{lo: -marginLimit, hi: marginLimit}.narrow(shown, k1)
+				for k2 := -9; k2 <= 9; k2++ {
+					got := nb.value(k2)
+					want := Bounds{Lo: Win, Hi: Loss} // the range of the values the margins left give
+					for e := -20; e <= 20; e++ {
+						if v := sign(2*e - k1); v >= shown.Lo && v <= shown.Hi {
+							want.Lo, want.Hi = min(want.Lo, sign(2*e-k2)), max(want.Hi, sign(2*e-k2))
+						}
+					}
+					if got != want {
+						t.Fatalf("margin %d: %s under komi %d half-points; under %d the book gives %s, want %s", d, shown, k1, k2, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBookAcrossKomi plays down the proofs of cheversi under komi -1 and -2
+// with the book of komi -2, where neither proof alone makes the value of
+// the empty board exact: the book gives a draw, and a move that holds it
+// at each ply; a leaf it reaches is solved again under komi -2.
+func TestBookAcrossKomi(t *testing.T) {
+	rules, err := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: "-2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ShippedBook(rules.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rules.StartPosition()
+	for p.Ply() < 6 {
+		v, m, ok := b.Lookup(&p)
+		if !ok || v != Draw || m == 0 || !p.Legal(m) {
+			t.Fatalf("%s under komi -2: the book gives %v, %v, move %s; want a draw and a move that holds it", p.Text(), v, ok, m)
+		}
+		p.Play(m)
+	}
+	want, _, ok := b.Lookup(&p)
+	if !ok {
+		t.Fatalf("%s: not in the book", p.Text())
+	}
+	got, err := NewSolver(SolverOptions{TableBytes: 1 << 24}).Solve(t.Context(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Value != want {
+		t.Errorf("%s under komi -2: the book gives %v, the solver %v", p.Text(), want, got.Value)
 	}
 }

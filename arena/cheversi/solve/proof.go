@@ -240,15 +240,15 @@ type Proof struct {
 	Leaves []Entry
 	// Nodes is the number of records.
 	Nodes int
-	// known holds each position of the tree (by canonical hash) with its
-	// value and, for a won one, the winning move in the canonical
-	// orientation.
+	// known holds each position of the tree (by canonical hash) with what
+	// the proof shows of its value and, where that is at least a draw, the
+	// move that holds it, in the canonical orientation.
 	known map[uint64]bookEntry
 }
 
 type bookEntry struct {
-	v    Value
-	move cheversi.Move // 0 unless v is Win
+	b    Bounds
+	move cheversi.Move // 0 unless b.Lo is at least a draw
 }
 
 // ErrBadProof is wrapped by the errors of ReadProof about a proof that does
@@ -512,14 +512,14 @@ func (rd *proofReader) all(p *cheversi.Position, t Value) (Bounds, error) {
 	return Bounds{Lo: Loss, Hi: t}, nil
 }
 
-// know records in the proof's book what is shown of p: its value where
-// both Bounds meet, with the move that holds it where there is one.
+// know records in the proof's book what is shown of p, with the move that
+// holds its lower bound where there is one.
 func (rd *proofReader) know(p *cheversi.Position, b Bounds, tag byte) {
-	if rd.pr.known == nil || b.Lo != b.Hi {
+	if rd.pr.known == nil || b == unbounded {
 		return
 	}
 	key := CanonicalKey(p)
-	e := bookEntry{v: b.Lo}
+	e := bookEntry{b: b}
 	if m, ok := rd.moves[key]; ok && b.Lo >= Draw {
 		e.move = m
 	}
@@ -562,19 +562,35 @@ func (pr *Proof) CheckLeaves(ctx context.Context, n int, seed uint64, tableBytes
 }
 
 // Lookup returns what the proof says of p: its value for the side to move,
-// and for a won position the winning move the proof gives (0 otherwise).
+// and for a won or drawn position the move the proof gives that achieves
+// it, where it gives one (0 otherwise).
 // ok is false when p is not in the proof's tree above its leaves.
 func (pr *Proof) Lookup(p *cheversi.Position) (v Value, m cheversi.Move, ok bool) {
-	if pr.known == nil || p.Options() != pr.Rules.Options() {
+	if p.Options() != pr.Rules.Options() {
 		return 0, 0, false
+	}
+	b, m, ok := pr.bounds(p)
+	if !ok || !b.Exact() {
+		return 0, 0, false
+	}
+	return b.Lo, m, true
+}
+
+// bounds returns what the proof shows of p's value for the side to move
+// under the proof's rules, with the move that holds its lower bound where
+// that is at least a draw; ok is false when p is not in the proof's tree.
+// p's own rules are not looked at: they may differ in the komi.
+func (pr *Proof) bounds(p *cheversi.Position) (b Bounds, m cheversi.Move, ok bool) {
+	if pr.known == nil {
+		return unbounded, 0, false
 	}
 	_, key, sym := Canonical(p)
 	e, ok := pr.known[key]
 	if !ok {
-		return 0, 0, false
+		return unbounded, 0, false
 	}
 	if e.move != 0 {
 		m = sym.Inverse().Move(e.move)
 	}
-	return e.v, m, true
+	return e.b, m, true
 }
