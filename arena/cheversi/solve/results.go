@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -157,7 +158,7 @@ func (r *Results) read(f *os.File, name string, writable bool) error {
 			continue
 		case n == 2:
 			if line != want {
-				return fmt.Errorf("%s:2: %w: %q, want %q", name, ErrRulesMismatch, strings.TrimPrefix(line, "# "), strings.TrimPrefix(want, "# "))
+				return fmt.Errorf("%s:2: %w: %s (give the solve the same --rules and --set)", name, ErrRulesMismatch, rulesDiff(line, want))
 			}
 			continue
 		case line == "" || line[0] == '#':
@@ -170,6 +171,47 @@ func (r *Results) read(f *os.File, name string, writable bool) error {
 		r.entries[e.Key] = e
 	}
 	return sc.Err()
+}
+
+// rulesDiff says how the rules line got differs from want: the switches
+// whose values differ ("komi -1 there, 0 here"; a line without the komi
+// has none), or both lines whole when got is not a rules line.
+func rulesDiff(got, want string) string {
+	whole := fmt.Sprintf("%q there, %q here", strings.TrimPrefix(got, "# "), strings.TrimPrefix(want, "# "))
+	parse := func(line string) ([]string, map[string]string, bool) {
+		rest, ok := strings.CutPrefix(line, "# rules")
+		kv := map[string]string{"komi": "0"}
+		var keys []string
+		for _, f := range strings.Fields(rest) {
+			k, v, found := strings.Cut(f, "=")
+			ok = ok && found
+			keys = append(keys, k)
+			kv[k] = v
+		}
+		return keys, kv, ok
+	}
+	_, g, okG := parse(got)
+	keys, w, okW := parse(want)
+	if !okG || !okW || len(g) > len(w)+1 || len(w) > len(g)+1 {
+		return whole
+	}
+	if _, ok := w["komi"]; ok && !slices.Contains(keys, "komi") {
+		keys = append(keys, "komi")
+	}
+	var diffs []string
+	for _, k := range keys {
+		gv, ok := g[k]
+		if !ok {
+			return whole
+		}
+		if gv != w[k] {
+			diffs = append(diffs, fmt.Sprintf("%s %s there, %s here", k, gv, w[k]))
+		}
+	}
+	if len(diffs) == 0 {
+		return whole
+	}
+	return strings.Join(diffs, "; ")
 }
 
 // parse decodes one entry line.

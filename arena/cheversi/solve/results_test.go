@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
 )
 
 // TestResultsFile writes entries, cuts the last line short as a crash
@@ -76,5 +78,11 @@ func TestResultsFile(t *testing.T) {
 	classic, _ := cheversi.New("cheversi-classic", nil)
 	if _, err := ReadResults(classic, path); !errors.Is(err, ErrRulesMismatch) {
 		t.Errorf("classic reader: %v, want ErrRulesMismatch", err)
+	}
+	// The refusal names the switches that differ.
+	komi, _ := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: "-1"}})
+	_, err = ReadResults(komi, path)
+	if want := "results.txt:2: results are for another rule set: komi 0 there, -1 here (give the solve the same --rules and --set)"; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("komi -1 reader: %v, want it to end %q", err, want)
 	}
 }
