@@ -640,6 +640,9 @@ func solveStatus(out io.Writer, rules *cheversi.Rules, root *cheversi.Position, 
 	if err != nil {
 		return err
 	}
+	if len(files) == 0 {
+		return fmt.Errorf("no results files (*.txt) in %s: nothing solved there yet", f.dir)
+	}
 	res, err := solve.ReadResults(rules, files...)
 	if err != nil {
 		return err

@@ -266,3 +266,13 @@ func TestSolveShards(t *testing.T) {
 		t.Fatalf("final solve says:\n%s\nwant %s", stdout, verdict(&p, want.Value))
 	}
 }
+
+// TestSolveStatusEmpty: --status of a directory with nothing solved (a
+// typo in --dir, most often) says so instead of showing an empty solve.
+func TestSolveStatusEmpty(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "typo")
+	code, stdout, stderr := runArena(t, "solve", "--dir", dir, "--status")
+	if want := "no results files (*.txt) in " + dir; code != 1 || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("arena solve --dir %s --status: exit status %d, stdout %q, stderr %q; want 1 and %q", dir, code, stdout, stderr, want)
+	}
+}
