@@ -109,7 +109,8 @@ func (b *Book) Lookup(p *cheversi.Position) (v Value, m cheversi.Move, ok bool) 
 // draws at least: 2d >= K'; and so on), every proof of the book narrows
 // the bounds, and the bounds give the value under K.
 func (b *Book) Bounds(p *cheversi.Position) (Bounds, cheversi.Move) {
-	d := marginBounds{lo: -marginLimit, hi: marginLimit}
+	all := marginBounds{lo: -marginLimit, hi: marginLimit}
+	by := all // what the proof of the move m shows alone
 	var m cheversi.Move
 	for _, pr := range b.proofs {
 		bd, move, ok := pr.bounds(p)
@@ -119,20 +120,21 @@ func (b *Book) Bounds(p *cheversi.Position) (Bounds, cheversi.Move) {
 		if p.Turn() == game.Black {
 			bd = Bounds{Lo: bd.Hi.Neg(), Hi: bd.Lo.Neg()} // White's
 		}
-		next := d.narrow(bd, int(pr.Rules.Options().Komi))
+		k := int(pr.Rules.Options().Komi)
+		all = all.narrow(bd, k)
 		// The move holds the mover's bound under this proof's komi: keep
 		// the move of the proof that gives the mover the most.
-		if move != 0 && (p.Turn() == game.White && next.lo > d.lo || p.Turn() == game.Black && next.hi < d.hi) {
-			m = move
+		own := marginBounds{lo: -marginLimit, hi: marginLimit}.narrow(bd, k)
+		if move != 0 && (m == 0 || p.Turn() == game.White && own.lo > by.lo || p.Turn() == game.Black && own.hi < by.hi) {
+			m, by = move, own
 		}
-		d = next
 	}
-	v := d.value(int(b.komi))
+	v, vm := all.value(int(b.komi)), by.value(int(b.komi))
 	if p.Turn() == game.Black {
-		v = Bounds{Lo: v.Hi.Neg(), Hi: v.Lo.Neg()}
+		v, vm = Bounds{Lo: v.Hi.Neg(), Hi: v.Lo.Neg()}, Bounds{Lo: vm.Hi.Neg(), Hi: vm.Lo.Neg()}
 	}
-	if v.Lo < Draw {
-		m = 0
+	if v.Lo < Draw || vm.Lo < v.Lo {
+		m = 0 // no move, or none that holds all the mover is shown to get
 	}
 	return v, m
 }
