@@ -106,21 +106,29 @@ func switchRow(t *testing.T, rules *cheversi.Rules, sets []string, f string) str
 	if st.Known {
 		value = verdict(&start, st.Value)
 	}
+	lo := st.Lo // what White is shown to get at least
+	if st.Known {
+		lo = st.Value
+	}
 	var counts [4]int // White's loss, draw, win, not known
 	var best cheversi.Move
 	for _, m := range st.Moves {
-		switch {
-		case !m.Known:
-			counts[3]++
-		default:
+		mlo := m.Lo
+		if m.Known {
 			counts[m.Value-solve.Loss]++
-			if best == 0 && st.Known && m.Value == st.Value {
-				best = m.Move
-			}
+			mlo = m.Value
+		} else {
+			counts[3]++
+		}
+		if best == 0 && lo >= solve.Draw && mlo >= lo {
+			best = m.Move
 		}
 	}
-	if best != 0 && st.Value != solve.Loss {
+	switch {
+	case best != 0 && st.Known:
 		value += fmt.Sprintf(" (%s)", best) // the first move that wins or draws
+	case best != 0:
+		value = fmt.Sprintf("at least a draw for white, with %s (a win not known yet)", best)
 	}
 	return fmt.Sprintf("| `cheversi %s` | %s | %d / %d / %d / %d | %s | %d | %.3g | %s |", strings.Join(sets, " "), value,
 		counts[0], counts[1], counts[2], counts[3], shippedProofOf(t, rules), all.units, float64(all.positions), cpuText(all.cpu))
