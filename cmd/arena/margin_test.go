@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,10 +13,6 @@ import (
 	"github.com/arena-games/arena/arena/game"
 )
 
-// komiResults matches the units of the solves under komi -K (White given
-// K points), the steps of the margin: docs/solved/cheversi-komi-K-results.txt.gz.
-const komiResults = "../../docs/solved/cheversi-komi-*-results.txt.gz"
-
 // komiStep is what the committed units of the solve under komi -k show.
 type komiStep struct {
 	k     int
@@ -27,27 +22,18 @@ type komiStep struct {
 	all   sums
 }
 
-// readKomiSteps reads the committed komi solves, komi -1 first.
-func readKomiSteps(t *testing.T) []komiStep {
-	t.Helper()
-	files, err := filepath.Glob(komiResults)
-	if err != nil {
-		t.Fatal(err)
-	}
+// komiSteps returns the committed solves of cheversi under komi -1, -2
+// ..., komi -1 first.
+func komiSteps(solves []committedSolve) []komiStep {
 	var steps []komiStep
-	for _, f := range files {
-		k, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "cheversi-komi-"), "-results.txt.gz"))
-		if err != nil || k < 1 {
-			t.Fatalf("%s: not a komi solve's units", f)
+	for _, cs := range solves {
+		k := cs.komiStep()
+		if k == 0 {
+			continue
 		}
-		rules, err := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: strconv.Itoa(-k)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, units := readResultsFile(t, rules, f)
-		start := rules.StartPosition()
-		step := komiStep{k: k, rules: rules, st: solve.StatusOf(res, &start, 6)}
-		step.per, step.all = classSums(units)
+		start := cs.rules.StartPosition()
+		step := komiStep{k: k, rules: cs.rules, st: solve.StatusOf(cs.res, &start, 6)}
+		step.per, step.all = classSums(cs.units)
 		steps = append(steps, step)
 	}
 	sort.Slice(steps, func(i, j int) bool { return steps[i].k < steps[j].k })
@@ -61,21 +47,18 @@ type margin struct{ lo, hi int }
 const noLimit = math.MaxInt
 
 // learn narrows m by what the solve under komi -k knows of a position
-// with White to move (White given k points): lo <= White's value <= hi.
-// A loss for White means Black's margin is above k, a draw that it is k,
-// a win that it is under k.
+// with White to move (White given k points): lo <= White's value <= hi,
+// through the bounds on White's margin the solver's book uses.
 func (m margin) learn(k int, lo, hi solve.Value) margin {
-	switch hi {
-	case solve.Loss:
-		m.lo = max(m.lo, k+1)
-	case solve.Draw:
-		m.lo = max(m.lo, k)
+	d := solve.AnyMargin()
+	d.Hi = -m.lo
+	if m.hi != noLimit {
+		d.Lo = -m.hi
 	}
-	switch lo {
-	case solve.Win:
-		m.hi = min(m.hi, k-1)
-	case solve.Draw:
-		m.hi = min(m.hi, k)
+	d = d.Narrow(solve.Bounds{Lo: lo, Hi: hi}, int16(-2*k))
+	m.lo = -d.Hi
+	if open, _ := d.Unbounded(); !open {
+		m.hi = -d.Lo
 	}
 	return m
 }
@@ -101,11 +84,11 @@ func bounds(known bool, v, lo, hi solve.Value) (solve.Value, solve.Value) {
 // marginTable is the doc's table of the margin: what the committed solves
 // under komi -1, -2 ... show of the game and of each king class. Under
 // cheversi Black wins (the value above): the margin is 1 or more to start.
-func marginTable(t *testing.T) string {
+func marginTable(t *testing.T, solves []committedSolve) string {
 	t.Helper()
-	steps := readKomiSteps(t)
+	steps := komiSteps(solves)
 	if len(steps) == 0 {
-		t.Fatalf("no komi solve's units match %s", komiResults)
+		t.Fatalf("no committed solve of cheversi under a komi (%s)", solvedResults)
 	}
 	root := margin{lo: 1, hi: noLimit}
 	for _, s := range steps {

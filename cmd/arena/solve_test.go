@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -96,15 +97,7 @@ func TestSolveFromBook(t *testing.T) {
 		}
 	}
 	// Under komi -2 after White's King on d4 the proofs show a bound only.
-	cmd := arenaCommand(t, "solve", "--set", "komi=-2", "--moves", "K@d4")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
+	cmd, sc := startArenaStdout(t, "solve", "--set", "komi=-2", "--moves", "K@d4")
 	var lines []string
 	for len(lines) < 2 && sc.Scan() {
 		lines = append(lines, sc.Text())
@@ -114,6 +107,21 @@ func TestSolveFromBook(t *testing.T) {
 	if want := "proved    at least a draw for black (a win not known yet), by the proofs shipped with the solver; searching for the value"; len(lines) < 2 || lines[1] != want {
 		t.Errorf("arena solve --set komi=-2 --moves K@d4 begins %q, want its second line %q", lines, want)
 	}
+}
+
+// startArenaStdout starts the test binary as "arena args..." and returns it
+// with a scanner of its standard output; the caller waits for it.
+func startArenaStdout(t *testing.T, args ...string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := arenaCommand(t, args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, bufio.NewScanner(out)
 }
 
 func TestSolveBadInput(t *testing.T) {
@@ -149,16 +157,8 @@ func TestSolveBadInput(t *testing.T) {
 func TestSolveUnitsResume(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"solve", "--moves", solveRootMoves, "--dir", dir, "--cut", "11", "--jobs", "2", "--memory", "64MiB"}
-	cmd := arenaCommand(t, args...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, sc := startArenaStdout(t, args...)
 	// Kill it once it has recorded a few units.
-	sc := bufio.NewScanner(out)
 	units := 0
 	for sc.Scan() && units < 5 {
 		if strings.Contains(sc.Text(), " positions ") {

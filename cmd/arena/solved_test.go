@@ -28,8 +28,11 @@ import (
 var solvedUpdate = flag.Bool("solved.update", false, "rewrite the tables of docs/solved.md from the committed data")
 
 const (
-	solvedDoc     = "../../docs/solved.md"
-	solvedResults = "../../docs/solved/cheversi-results.txt.gz"
+	solvedDoc = "../../docs/solved.md"
+	// solvedResults match the committed units of every solve: of
+	// cheversi, of its komi steps and of other rule sets, each file's rules
+	// in its header.
+	solvedResults = "../../docs/solved/*-results.txt.gz"
 )
 
 // kingClasses are the squares of White's first King, one of each class of
@@ -50,16 +53,45 @@ func docSection(doc, prefix, id string) (start, end int, ok bool) {
 	return i + len(open), i + j, true
 }
 
-// readSolveUnits reads the units of the committed cheversi solve.
-func readSolveUnits(t *testing.T, rules *cheversi.Rules) []solve.Entry {
-	t.Helper()
-	_, units := readResultsFile(t, rules, solvedResults)
-	return units
+// committedSolve is a committed results file: the rule set its header
+// names, the switches in which that differs from cheversi's (key=value),
+// every entry, and the units (entries with positions searched).
+type committedSolve struct {
+	rules *cheversi.Rules
+	sets  []string
+	res   *solve.Results
+	units []solve.Entry
 }
 
-// readResultsFile reads a committed results file: every entry, and the
-// units (entries with positions searched).
-func readResultsFile(t *testing.T, rules *cheversi.Rules, path string) (*solve.Results, []solve.Entry) {
+// komiStep returns k when the solve is of cheversi under komi -k (whole
+// points, k > 0), and 0 otherwise.
+func (cs committedSolve) komiStep() int {
+	k := -int(cs.rules.Options().Komi)
+	if len(cs.sets) != 1 || !strings.HasPrefix(cs.sets[0], "komi=") || k <= 0 || k%2 != 0 {
+		return 0
+	}
+	return k / 2
+}
+
+// committedSolves reads every committed results file, in the order of
+// their names.
+func committedSolves(t *testing.T) []committedSolve {
+	t.Helper()
+	files, err := filepath.Glob(solvedResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	var out []committedSolve
+	for _, f := range files {
+		out = append(out, readResultsFile(t, f))
+	}
+	return out
+}
+
+// readResultsFile reads a committed results file under the rules its
+// header names.
+func readResultsFile(t *testing.T, path string) committedSolve {
 	t.Helper()
 	zr := openGzip(t, path)
 	tmp := filepath.Join(t.TempDir(), "results.txt")
@@ -71,17 +103,21 @@ func readResultsFile(t *testing.T, rules *cheversi.Rules, path string) (*solve.R
 		t.Fatal(err)
 	}
 	out.Close()
+	rules, err := solve.ReadRules(tmp)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 	res, err := solve.ReadResults(rules, tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var units []solve.Entry
+	cs := committedSolve{rules: rules, sets: switchesOf(t, rules), res: res}
 	for _, e := range res.Entries() {
 		if e.Positions > 0 {
-			units = append(units, e)
+			cs.units = append(cs.units, e)
 		}
 	}
-	return res, units
+	return cs
 }
 
 // sums are the units of a king class, what they searched and their CPU
@@ -135,7 +171,13 @@ func solvedTables(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	units := readSolveUnits(t, rules)
+	solves := committedSolves(t)
+	var units []solve.Entry
+	for _, cs := range solves {
+		if len(cs.sets) == 0 {
+			units = cs.units // cheversi's own
+		}
+	}
 	per, all := classSums(units)
 	// The proofs of the classes, of a value or of a bound.
 	classProof := map[string]*solve.Proof{}
@@ -240,7 +282,7 @@ func solvedTables(t *testing.T) map[string]string {
 		perClass /= float64(proved)
 	}
 	return map[string]string{"value": value.String(), "classes": classes.String(), "errors": errorTables(t),
-		"costs": costTable(t, perClass), "margin": marginTable(t), "switches": switchesTable(t)}
+		"costs": costTable(t, perClass), "margin": marginTable(t, solves), "switches": switchesTable(t, solves)}
 }
 
 func cpuText(sec float64) string {

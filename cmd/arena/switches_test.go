@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,38 +11,9 @@ import (
 	"github.com/arena-games/arena/arena/game"
 )
 
-// otherResults matches the committed units of every solve; those of
-// cheversi itself and of its komi steps have tables of their own.
-const otherResults = "../../docs/solved/*-results.txt.gz"
-
-// resultsRules returns the rule set a committed results file names in its
-// header (see solve.Results).
-func resultsRules(t *testing.T, path string) *cheversi.Rules {
-	t.Helper()
-	sc := bufio.NewScanner(openGzip(t, path))
-	for i := 0; i < 2 && sc.Scan(); i++ {
-		line, ok := strings.CutPrefix(sc.Text(), "# rules ")
-		if !ok {
-			continue
-		}
-		var sets []game.Setting
-		for _, kv := range strings.Fields(line) {
-			k, v, _ := strings.Cut(kv, "=")
-			sets = append(sets, game.Setting{Key: k, Value: v})
-		}
-		rules, err := cheversi.New("cheversi", sets)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		return rules
-	}
-	t.Fatalf("%s: no rules line", path)
-	return nil
-}
-
 // switchesOf returns the switches in which rules differ from cheversi's,
-// as key=value, and whether one of them is the komi.
-func switchesOf(t *testing.T, rules *cheversi.Rules) (sets []string, komi bool) {
+// as key=value.
+func switchesOf(t *testing.T, rules *cheversi.Rules) (sets []string) {
 	t.Helper()
 	base, err := cheversi.New("cheversi", nil)
 	if err != nil {
@@ -57,30 +26,22 @@ func switchesOf(t *testing.T, rules *cheversi.Rules) (sets []string, komi bool) 
 	for _, s := range rules.Settings() {
 		if want[s.Key] != s.Value {
 			sets = append(sets, s.Key+"="+s.Value)
-			komi = komi || s.Key == "komi"
 		}
 	}
-	return sets, komi
+	return sets
 }
 
 // switchesTable is the doc's table of the solves of rule sets other than
 // cheversi and its komi steps: the value from the empty board, or what is
 // known of it, what is known of White's first moves, and the cost.
-func switchesTable(t *testing.T) string {
+func switchesTable(t *testing.T, solves []committedSolve) string {
 	t.Helper()
-	files, err := filepath.Glob(otherResults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(files)
 	var rows []string
-	for _, f := range files {
-		rules := resultsRules(t, f)
-		sets, komi := switchesOf(t, rules)
-		if len(sets) == 0 || komi {
-			continue
+	for _, cs := range solves {
+		if len(cs.sets) == 0 || slices.ContainsFunc(cs.sets, func(s string) bool { return strings.HasPrefix(s, "komi=") }) {
+			continue // cheversi's, or under a komi (the margin's)
 		}
-		rows = append(rows, switchRow(t, rules, sets, f))
+		rows = append(rows, switchRow(t, cs))
 	}
 	if len(rows) == 0 {
 		return "No other rule set has committed units yet.\n"
@@ -94,12 +55,11 @@ func switchesTable(t *testing.T) string {
 	return b.String()
 }
 
-// switchRow is the row of the solve of rules (cheversi with sets) whose
-// units are in the file f.
-func switchRow(t *testing.T, rules *cheversi.Rules, sets []string, f string) string {
+// switchRow is the row of the solve cs.
+func switchRow(t *testing.T, cs committedSolve) string {
 	t.Helper()
-	res, units := readResultsFile(t, rules, f)
-	_, all := classSums(units)
+	rules, res, sets := cs.rules, cs.res, cs.sets
+	_, all := classSums(cs.units)
 	start := rules.StartPosition()
 	st := solve.StatusOf(res, &start, 6)
 	value := boundsText(st.Lo, st.Hi, game.White)

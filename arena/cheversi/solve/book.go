@@ -109,7 +109,19 @@ func (b *Book) Lookup(p *cheversi.Position) (v Value, m cheversi.Move, ok bool) 
 // draws at least: 2d >= K'; and so on), every proof of the book narrows
 // the bounds, and the bounds give the value under K.
 func (b *Book) Bounds(p *cheversi.Position) (Bounds, cheversi.Move) {
-	all := marginBounds{lo: -marginLimit, hi: marginLimit}
+	white := func(bd Bounds) Bounds { // White's bounds from the mover's, and back
+		if p.Turn() == game.Black {
+			return bd.Neg()
+		}
+		return bd
+	}
+	gets := func(d MarginBounds) int { // the least margin d leaves the mover
+		if p.Turn() == game.Black {
+			return -d.Hi
+		}
+		return d.Lo
+	}
+	all := AnyMargin()
 	by := all // what the proof of the move m shows alone
 	var m cheversi.Move
 	for _, pr := range b.proofs {
@@ -117,65 +129,70 @@ func (b *Book) Bounds(p *cheversi.Position) (Bounds, cheversi.Move) {
 		if !ok {
 			continue
 		}
-		if p.Turn() == game.Black {
-			bd = Bounds{Lo: bd.Hi.Neg(), Hi: bd.Lo.Neg()} // White's
-		}
-		k := int(pr.Rules.Options().Komi)
-		all = all.narrow(bd, k)
+		k := pr.Rules.Options().Komi
+		all = all.Narrow(white(bd), k)
 		// The move holds the mover's bound under this proof's komi: keep
 		// the move of the proof that gives the mover the most.
-		own := marginBounds{lo: -marginLimit, hi: marginLimit}.narrow(bd, k)
-		if move != 0 && (m == 0 || p.Turn() == game.White && own.lo > by.lo || p.Turn() == game.Black && own.hi < by.hi) {
+		own := AnyMargin().Narrow(white(bd), k)
+		if move != 0 && (m == 0 || gets(own) > gets(by)) {
 			m, by = move, own
 		}
 	}
-	v, vm := all.value(int(b.komi)), by.value(int(b.komi))
-	if p.Turn() == game.Black {
-		v, vm = Bounds{Lo: v.Hi.Neg(), Hi: v.Lo.Neg()}, Bounds{Lo: vm.Hi.Neg(), Hi: vm.Lo.Neg()}
-	}
+	v, vm := white(all.Value(b.komi)), white(by.Value(b.komi))
 	if v.Lo < Draw || vm.Lo < v.Lo {
 		m = 0 // no move, or none that holds all the mover is shown to get
 	}
 	return v, m
 }
 
-// marginBounds bounds White's score minus Black's under best play, in
-// points: lo <= d <= hi.
-type marginBounds struct{ lo, hi int }
+// MarginBounds bounds White's score minus Black's under best play, in
+// points: Lo <= d <= Hi. The value of a position under a komi of K
+// half-points is the sign of 2d - K, so its value under one komi bounds d
+// (Narrow), and bounds on d give its value under another (Value).
+type MarginBounds struct{ Lo, Hi int }
 
 // marginLimit is beyond any score margin.
 const marginLimit = 1 << 20
 
-// narrow narrows d by White's value bd under a komi of k half-points.
-func (d marginBounds) narrow(bd Bounds, k int) marginBounds {
+// AnyMargin returns the bounds that say nothing.
+func AnyMargin() MarginBounds { return MarginBounds{Lo: -marginLimit, Hi: marginLimit} }
+
+// Unbounded reports whether d has no lower bound (lo) and no upper bound
+// (hi).
+func (d MarginBounds) Unbounded() (lo, hi bool) { return d.Lo <= -marginLimit, d.Hi >= marginLimit }
+
+// Narrow narrows d by White's value bd under a komi of k half-points.
+func (d MarginBounds) Narrow(bd Bounds, komi int16) MarginBounds {
+	k := int(komi)
 	switch bd.Lo {
 	case Win: // 2d > k
-		d.lo = max(d.lo, floorHalf(k)+1)
+		d.Lo = max(d.Lo, floorHalf(k)+1)
 	case Draw: // 2d >= k
-		d.lo = max(d.lo, ceilHalf(k))
+		d.Lo = max(d.Lo, ceilHalf(k))
 	}
 	switch bd.Hi {
 	case Loss: // 2d < k
-		d.hi = min(d.hi, ceilHalf(k)-1)
+		d.Hi = min(d.Hi, ceilHalf(k)-1)
 	case Draw: // 2d <= k
-		d.hi = min(d.hi, floorHalf(k))
+		d.Hi = min(d.Hi, floorHalf(k))
 	}
 	return d
 }
 
-// value returns White's value under a komi of k half-points that d gives.
-func (d marginBounds) value(k int) Bounds {
+// Value returns White's value under a komi of k half-points that d gives.
+func (d MarginBounds) Value(komi int16) Bounds {
+	k := int(komi)
 	v := unbounded
 	switch {
-	case 2*d.lo > k:
+	case 2*d.Lo > k:
 		v.Lo = Win
-	case 2*d.lo >= k:
+	case 2*d.Lo >= k:
 		v.Lo = Draw
 	}
 	switch {
-	case 2*d.hi < k:
+	case 2*d.Hi < k:
 		v.Hi = Loss
-	case 2*d.hi <= k:
+	case 2*d.Hi <= k:
 		v.Hi = Draw
 	}
 	return v

@@ -109,9 +109,9 @@ func TestMarginBounds(t *testing.T) {
 			// What a proof may show: the value, or a bound either way (a draw's
 			// under an odd komi, which leaves no draws, shows a value).
 			for _, shown := range []Bounds{{Lo: v1, Hi: v1}, {Lo: v1, Hi: Win}, {Lo: Loss, Hi: v1}, {Lo: Draw, Hi: Win}, {Lo: Loss, Hi: Draw}} {
-				nb := marginBounds{lo: -marginLimit, hi: marginLimit}.narrow(shown, k1)
+				nb := AnyMargin().Narrow(shown, int16(k1))
 				for k2 := -9; k2 <= 9; k2++ {
-					got := nb.value(k2)
+					got := nb.Value(int16(k2))
 					want := Bounds{Lo: Win, Hi: Loss} // the range of the values the margins left give
 					for e := -20; e <= 20; e++ {
 						if v := sign(2*e - k1); v >= shown.Lo && v <= shown.Hi {

@@ -31,3 +31,18 @@ func ExampleSolver() {
 	fmt.Println(r.Value, r.Move, m)
 	// Output: loss R@c2 -8
 }
+
+// ExampleMarginBounds combines what two solves of cheversi say, each under
+// its komi: White loses given a point (komi -1, -2 half-points) and draws
+// at least given two (-4): so White's score minus Black's under best play
+// is exactly -2, and given two points the game is a draw.
+func ExampleMarginBounds() {
+	d := solve.AnyMargin().
+		Narrow(solve.Bounds{Lo: solve.Loss, Hi: solve.Loss}, -2).
+		Narrow(solve.Bounds{Lo: solve.Draw, Hi: solve.Win}, -4)
+	fmt.Println(d.Lo, d.Hi)
+	fmt.Println(d.Value(-4), d.Value(0), d.Value(-5))
+	// Output:
+	// -2 -2
+	// a draw a loss a win
+}

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
 )
 
 // A results file records solved positions, one line each, so that a long
@@ -158,7 +158,7 @@ func (r *Results) read(f *os.File, name string, writable bool) error {
 			continue
 		case n == 2:
 			if line != want {
-				return fmt.Errorf("%s:2: %w: %s (give the solve the same --rules and --set)", name, ErrRulesMismatch, rulesDiff(line, want))
+				return fmt.Errorf("%s:2: %w: %s (give the solve the same --rules and --set)", name, ErrRulesMismatch, rulesDiff(line, r.rules))
 			}
 			continue
 		case line == "" || line[0] == '#':
@@ -173,45 +173,80 @@ func (r *Results) read(f *os.File, name string, writable bool) error {
 	return sc.Err()
 }
 
-// rulesDiff says how the rules line got differs from want: the switches
-// whose values differ ("komi -1 there, 0 here"; a line without the komi
-// has none), or both lines whole when got is not a rules line.
-func rulesDiff(got, want string) string {
-	whole := fmt.Sprintf("%q there, %q here", strings.TrimPrefix(got, "# "), strings.TrimPrefix(want, "# "))
-	parse := func(line string) ([]string, map[string]string, bool) {
-		rest, ok := strings.CutPrefix(line, "# rules")
-		kv := map[string]string{"komi": "0"}
-		var keys []string
-		for _, f := range strings.Fields(rest) {
-			k, v, found := strings.Cut(f, "=")
-			ok = ok && found
-			keys = append(keys, k)
-			kv[k] = v
+// parseRulesLine returns the rule set a results file's rules line names.
+func parseRulesLine(line string) (*cheversi.Rules, error) {
+	rest, ok := strings.CutPrefix(line, "# rules ")
+	if !ok {
+		return nil, fmt.Errorf("not a rules line: %q", line)
+	}
+	var sets []game.Setting
+	for _, kv := range strings.Fields(rest) {
+		k, v, found := strings.Cut(kv, "=")
+		if !found {
+			return nil, fmt.Errorf("bad switch %q (want key=value)", kv)
 		}
-		return keys, kv, ok
+		sets = append(sets, game.Setting{Key: k, Value: v})
 	}
-	_, g, okG := parse(got)
-	keys, w, okW := parse(want)
-	if !okG || !okW || len(g) > len(w)+1 || len(w) > len(g)+1 {
-		return whole
+	return cheversi.New(cheversi.DefaultPreset, sets)
+}
+
+// ReadRules returns the rule set the results file at path was written
+// for, as its header names it.
+func ReadRules(path string) (*cheversi.Rules, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	if _, ok := w["komi"]; ok && !slices.Contains(keys, "komi") {
-		keys = append(keys, "komi")
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	if !sc.Scan() || sc.Text() != resultsMagic {
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, fmt.Errorf("%s:1: not a results file (want %q)", path, resultsMagic)
+	}
+	if !sc.Scan() {
+		return nil, fmt.Errorf("%s:2: no rules line", path)
+	}
+	rules, err := parseRulesLine(sc.Text())
+	if err != nil {
+		return nil, fmt.Errorf("%s:2: %w", path, err)
+	}
+	return rules, nil
+}
+
+// rulesDiff says how the rule set a rules line names differs from want:
+// the switches whose values differ ("komi -1 there, 0 here"), or the line
+// whole when it names none or the difference is in its form.
+func rulesDiff(line string, want *cheversi.Rules) string {
+	got, err := parseRulesLine(line)
+	if err != nil {
+		return fmt.Sprintf("%q there", strings.TrimPrefix(line, "# "))
+	}
+	there := map[string]string{}
+	for _, s := range switchValues(got) {
+		there[s.Key] = s.Value
 	}
 	var diffs []string
-	for _, k := range keys {
-		gv, ok := g[k]
-		if !ok {
-			return whole
-		}
-		if gv != w[k] {
-			diffs = append(diffs, fmt.Sprintf("%s %s there, %s here", k, gv, w[k]))
+	for _, s := range switchValues(want) {
+		if there[s.Key] != s.Value {
+			diffs = append(diffs, fmt.Sprintf("%s %s there, %s here", s.Key, there[s.Key], s.Value))
 		}
 	}
 	if len(diffs) == 0 {
-		return whole
+		return fmt.Sprintf("%q there", strings.TrimPrefix(line, "# "))
 	}
 	return strings.Join(diffs, "; ")
+}
+
+// switchValues returns every switch of r with its value, the komi
+// included where it is 0 (which Settings leaves out).
+func switchValues(r *cheversi.Rules) []game.Setting {
+	s := r.Settings()
+	if r.Options().Komi == 0 {
+		s = append(s, game.Setting{Key: "komi", Value: cheversi.FormatKomi(0)})
+	}
+	return s
 }
 
 // parse decodes one entry line.

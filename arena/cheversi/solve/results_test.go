@@ -79,6 +79,15 @@ func TestResultsFile(t *testing.T) {
 	if _, err := ReadResults(classic, path); !errors.Is(err, ErrRulesMismatch) {
 		t.Errorf("classic reader: %v, want ErrRulesMismatch", err)
 	}
+	// The header names the rules it was written for.
+	if got, err := ReadRules(path); err != nil || got.Options() != rules.Options() {
+		t.Errorf("ReadRules: %v, %v; want the rules the file was written for", got, err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	os.WriteFile(bad, []byte(resultsMagic+"\n# rules komi=lots\n"), 0o644)
+	if _, err := ReadRules(bad); err == nil || !strings.Contains(err.Error(), "bad.txt:2:") {
+		t.Errorf("ReadRules of a bad rules line: %v, want an error at bad.txt:2", err)
+	}
 	// The refusal names the switches that differ.
 	komi, _ := cheversi.New("cheversi", []game.Setting{{Key: "komi", Value: "-1"}})
 	_, err = ReadResults(komi, path)

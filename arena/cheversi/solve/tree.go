@@ -61,6 +61,9 @@ type Bounds struct {
 	Lo, Hi Value
 }
 
+// Neg returns the bounds of the opponent's value.
+func (b Bounds) Neg() Bounds { return Bounds{Lo: b.Hi.Neg(), Hi: b.Lo.Neg()} }
+
 // Exact reports whether the bounds meet, at the value Lo.
 func (b Bounds) Exact() bool { return b.Lo == b.Hi }
 
