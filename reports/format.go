@@ -254,6 +254,16 @@ func verdict(a *rating.Analysis) string {
 	return fmt.Sprintf("%s: no evidence of imbalance; any edge is smaller than %s.", head, pct(v.Within))
 }
 
+// provedText says what is proved of the game under the tournament's rules
+// with perfect play, to set beside the verdict; "" when nothing is.
+func provedText(a *rating.Analysis) string {
+	p := a.SideBalance.Proved
+	if p == nil {
+		return ""
+	}
+	return "Proved: " + p.Statement + ". " + capital(p.Source) + "."
+}
+
 // pctNum formats a fraction as a percentage number with one decimal.
 func pctNum(x float64) string { return fmt.Sprintf("%.1f", 100*x) }
 

@@ -79,6 +79,7 @@ type htmlView struct {
 	Summary                               string
 	Run, SPRT                             string
 	Verdict                               string
+	Proved                                string
 	Level                                 string
 	Standings                             table
 	Best, BestLegend                      string
@@ -155,6 +156,7 @@ func newHTMLView(m Meta, a *rating.Analysis) htmlView {
 		Summary: fmt.Sprintf("%d players; %s.", len(a.Players), modelLine(a, true)),
 		Run:     runLine(m, a),
 		Verdict: verdict(a),
+		Proved:  provedText(a),
 		Notes:   a.Notes,
 	}
 	if m.Run != nil {

@@ -100,6 +100,12 @@ func TestHTMLRendersInChromium(t *testing.T) {
 			if strings.Contains(page, "<b>Bob</b>") {
 				t.Error("a player's name became markup")
 			}
+			// What is proved of the rules stands beside the verdict, as
+			// text, only when there is something.
+			proved := browsertest.Eval[string](t, ctx, `(document.getElementById("proved") || {textContent: ""}).textContent`)
+			if want := provedText(a); proved != want || (want == "") != (a.SideBalance.Proved == nil) {
+				t.Errorf("proved paragraph %q, want %q", proved, want)
+			}
 		})
 	}
 }

@@ -69,6 +69,9 @@ func WriteMarkdown(w io.Writer, m Meta, a *rating.Analysis) error {
 	}
 
 	fmt.Fprintf(ew, "## Side balance\n\n%s\n\n", md(verdict(a)))
+	if p := provedText(a); p != "" {
+		fmt.Fprintf(ew, "%s\n\n", md(p))
+	}
 	mdTable(ew, sideTable(a), 1)
 
 	fmt.Fprintf(ew, "### By player\n\n")

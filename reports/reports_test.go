@@ -87,6 +87,8 @@ func testAnalysis() *rating.Analysis {
 			},
 			Reference: &rating.ReferenceBalance{Label: "human games on BrainKing", Source: humanGames().Source, Balance: rating.Balance{Games: 8951, Wins: 3023, Draws: 375, Losses: 5553,
 				WinRatio: 0.33773, DrawRatio: 0.04189, LossRatio: 0.62038, Score: 0.35868, ScoreLow: 0.3489, ScoreHigh: 0.3685}},
+			Proved: &game.Solution{Statement: "from the empty board, black <wins> with perfect play", Result: "black wins",
+				Source: "a proof & its *checks*"},
 		},
 		Groups: []rating.Group{{Index: 0, Players: []string{ann, bob, zoe}}},
 		Notes:  []string{"a <note> with | pipes & stars*"},

@@ -133,7 +133,50 @@ func sweepTable(s *sweep.Status) table {
 			t.Rows = append(t.Rows, append(row, armStatus(a)))
 		}
 	}
+	addProved(&t, s)
 	return t
+}
+
+// provedHeader heads the sweep table's column of what is proved of each
+// variant.
+const provedHeader = "Perfect play"
+
+// provedLegend returns the legend of t's column of what is proved, ""
+// when it has none.
+func provedLegend(t table) string {
+	for _, l := range t.Legend {
+		if l.Term == provedHeader {
+			return l.Text
+		}
+	}
+	return ""
+}
+
+// addProved adds, before the status, the column of what is proved of each
+// variant from the start position with perfect play, when something is of
+// any.
+func addProved(t *table, s *sweep.Status) {
+	var source string
+	cells := make([]string, 0, len(t.Rows))
+	for g := range s.Groups() {
+		for _, v := range sweepRanking(s, g) {
+			cell := dash
+			if p := v.Proved; p != nil {
+				cell, source = p.Result, p.Source
+			}
+			cells = append(cells, cell)
+		}
+	}
+	if source == "" {
+		return
+	}
+	last := len(t.Header) - 1
+	t.Header = slices.Insert(t.Header, last, provedHeader)
+	for i := range t.Rows {
+		t.Rows[i] = slices.Insert(t.Rows[i], last, cells[i])
+	}
+	t.Legend = slices.Insert(t.Legend, len(t.Legend)-1, legendItem{provedHeader,
+		"the variant's value from the start position when both sides play perfectly, as far as it is proved (" + dash + ": not proved); " + source})
 }
 
 // sweepDesignRows are the variants' design metrics in the race table's
@@ -190,24 +233,28 @@ func WriteSweepTerminal(w io.Writer, s *sweep.Status, width int) error {
 	fmt.Fprintln(ew, wrapText(sweepProgress(s), width))
 	fmt.Fprintln(ew)
 	right := func(_ int, h string) tw.Align {
-		if h == "Variant" || h == "Strength" || h == "Status" {
+		if h == "Variant" || h == "Strength" || h == provedHeader || h == "Status" {
 			return tw.AlignLeft
 		}
 		return tw.AlignRight
 	}
 	vs := ""
-	if h := sweepTable(s).Header; len(h) > 9 {
-		vs = h[8]
+	if g := s.Groups(); g > 1 {
+		vs = sweepTable(s).Header[8]
 	}
 	drops := [][]string{{"W / D / L"}, {"W / D / L", vs}, {"W / D / L", vs, "Δ vs first"}, {"W / D / L", vs, "Δ vs first", "Openings"}}
 	if s.Groups() == 1 {
 		drops = append(drops, []string{"W / D / L", vs, "Δ vs first", "Openings", "Strength"})
 	}
+	drops = append(drops, append(slices.Clone(drops[len(drops)-1]), provedHeader))
 	text, err := renderFitting(sweepTable(s), right, width, drops...)
 	if err != nil {
 		return err
 	}
 	io.WriteString(ew, text)
+	if p := provedLegend(sweepTable(s)); p != "" && strings.Contains(text, provedHeader) {
+		fmt.Fprintln(ew, wrapText(provedHeader+": "+p+".", width))
+	}
 	if s.Reference != "" {
 		fmt.Fprintln(ew, wrapText(s.Reference, width))
 	}

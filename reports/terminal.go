@@ -95,6 +95,9 @@ func WriteTerminalWidth(w io.Writer, m Meta, a *rating.Analysis, width int) erro
 	}
 
 	fmt.Fprintf(ew, "%s\n", wrapText(verdict(a), width))
+	if p := provedText(a); p != "" {
+		fmt.Fprintf(ew, "%s\n", wrapText(p, width))
+	}
 	side := sideTable(a)
 	sideAlign := func(i int, _ string) tw.Align {
 		if i == 0 {

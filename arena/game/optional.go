@@ -64,6 +64,22 @@ type Referenced interface {
 	SideReference() (ref SideBalance, ok bool)
 }
 
+// Solution is what is proved of a rule set's game from its start position
+// under perfect play, which the reports set beside a tournament's side
+// balance (see games.Solved).
+type Solution struct {
+	// Statement says it in a clause, naming the sides: "from the empty
+	// board, black wins with perfect play; best play leaves black exactly
+	// 2 points ahead".
+	Statement string `json:"statement"`
+	// Result says the value alone, for a table: "black wins", "draw",
+	// "white at least draws".
+	Result string `json:"result"`
+	// Source says how it was proved and how a tournament's games differ
+	// from perfect play, in a clause for the reader.
+	Source string `json:"source"`
+}
+
 // Lengthed is implemented by Rules under which every game ends within a
 // number of plies the game itself fixes, however it is played (Cheversi:
 // one piece placed a ply, every piece placed after 16). Without it a game

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arena-games/arena/arena/checkers"
 	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/cheversi/solve"
 	"github.com/arena-games/arena/arena/game"
 )
 
@@ -22,6 +23,10 @@ type Game struct {
 	// New builds the rules from a preset ("" for the default) and switch
 	// overrides applied in order.
 	New func(preset string, overrides []game.Setting) (game.Rules, error)
+	// Solved, when not nil, says what is proved of the game from its start
+	// position under rules it built (see Solved); nil for a game no solver
+	// knows.
+	Solved func(game.Rules) (game.Solution, bool)
 }
 
 // registry holds the registered games, in the order registered, and the
@@ -39,7 +44,7 @@ func init() {
 			return nil, err
 		}
 		return r, nil
-	}})
+	}, Solved: solvedCheversi})
 	Register(Game{Name: "checkers", Presets: checkers.Presets(), New: func(preset string, overrides []game.Setting) (game.Rules, error) {
 		r, err := checkers.New(preset, overrides)
 		if err != nil {
@@ -110,6 +115,26 @@ func New(name, preset string, overrides []game.Setting) (game.Rules, error) {
 		return nil, unknown(name)
 	}
 	return g.New(preset, overrides)
+}
+
+// Solved returns what is proved of the game from its start position under
+// the rules r under perfect play (Cheversi: what the exact solver's shipped
+// proofs show); ok is false when nothing is known of those rules.
+func Solved(r game.Rules) (s game.Solution, ok bool) {
+	g, ok := lookup(r.Game())
+	if !ok || g.Solved == nil {
+		return game.Solution{}, false
+	}
+	return g.Solved(r)
+}
+
+// solvedCheversi is Cheversi's Solved: the solver's shipped proofs.
+func solvedCheversi(r game.Rules) (game.Solution, bool) {
+	cr, ok := r.(*cheversi.Rules)
+	if !ok {
+		return game.Solution{}, false
+	}
+	return solve.StartSolution(cr)
 }
 
 // Default returns the rules of the named game's default preset, built once

@@ -91,6 +91,24 @@ func ExampleNew() {
 	// scoring=squares
 }
 
+// ExampleSolved asks what is proved of Cheversi from the empty board,
+// under its rules as they are and with two points of komi for White.
+func ExampleSolved() {
+	for _, komi := range []string{"0", "-2"} {
+		rules, err := games.New("cheversi", "cheversi", []game.Setting{{Key: "komi", Value: komi}})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if s, ok := games.Solved(rules); ok {
+			fmt.Printf("komi %s: %s\n", komi, s.Statement)
+		}
+	}
+	// Output:
+	// komi 0: from the empty board, black wins with perfect play; best play leaves black exactly 2 points ahead
+	// komi -2: from the empty board, perfect play draws; best play leaves black exactly 2 points ahead before komi
+}
+
 func TestPlayText(t *testing.T) {
 	for _, tc := range []struct {
 		game, legal, illegal, garbage string
@@ -145,5 +163,31 @@ func TestRegister(t *testing.T) {
 	ballots := games.With(func(r game.Rules) bool { _, ok := r.(game.Ballots); return ok })
 	if fmt.Sprint(ballots) != "[checkers]" {
 		t.Errorf("games with ballots: %v, want [checkers]", ballots)
+	}
+}
+
+// TestSolved asks what is proved of the start position: Cheversi's
+// shipped proofs under the rules built, nothing for a game without a
+// solver or for rules no proof covers.
+func TestSolved(t *testing.T) {
+	tests := []struct {
+		game, preset string
+		set          []game.Setting
+		result       string // "" when nothing is known
+	}{
+		{"cheversi", "", nil, "black wins"},
+		{"cheversi", "cheversi", []game.Setting{{Key: "komi", Value: "-2"}}, "draw"},
+		{"cheversi", "echeversi", nil, ""},
+		{"checkers", "", nil, ""},
+	}
+	for _, tt := range tests {
+		r, err := games.New(tt.game, tt.preset, tt.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, ok := games.Solved(r)
+		if ok != (tt.result != "") || s.Result != tt.result {
+			t.Errorf("%s %s %v: %+v (known %v), want %q", tt.game, tt.preset, tt.set, s, ok, tt.result)
+		}
 	}
 }

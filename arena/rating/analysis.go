@@ -227,6 +227,9 @@ type SideBalance struct {
 	Openings []OpeningBalance `json:"openings"`
 	// Reference is the figure from elsewhere set beside ours, if any.
 	Reference *ReferenceBalance `json:"reference"`
+	// Proved is what is proved of the game under its rules from the start
+	// position with perfect play, if anything (Options.Proved).
+	Proved *game.Solution `json:"proved,omitempty"`
 	// Forfeits counts the games left out because a forfeit decided them
 	// (Game.Forfeit); colour-reversed pairs with a forfeit are left out too.
 	Forfeits int `json:"forfeits"`
@@ -849,6 +852,7 @@ func (t *Tally) sideBalance(sideCells []cell, opt Options) SideBalance {
 			Balance: balanceOf(WDL{Wins: r.Wins, Draws: r.Draws, Losses: r.Losses}, opt.Confidence),
 		}
 	}
+	sb.Proved = opt.Proved
 	return sb
 }
 

@@ -203,6 +203,10 @@ type Options struct {
 	// the Analysis sets beside its own (human games of Cheversi, say; see
 	// game.Referenced).
 	Reference *Reference
+	// Proved, when not nil, is what is proved of the game from its start
+	// position under the tournament's rules (see game.Solution), which the
+	// Analysis sets beside its side balance.
+	Proved *game.Solution
 }
 
 func (o Options) withDefaults() (Options, error) {

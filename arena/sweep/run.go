@@ -15,6 +15,7 @@ import (
 
 	"github.com/arena-games/arena/arena/config"
 	"github.com/arena-games/arena/arena/game"
+	"github.com/arena-games/arena/arena/games"
 	"github.com/arena-games/arena/arena/journal"
 	"github.com/arena-games/arena/arena/metrics"
 	"github.com/arena-games/arena/arena/openings"
@@ -88,6 +89,7 @@ type arm struct {
 	fed      int // games given to the race
 	bad      error
 	summary  *metrics.Summary // the metrics, when recorded rather than tallied (Replay)
+	proved   *game.Solution   // what is proved of the variant's rules, if anything
 }
 
 // sweep is the state of one Run.
@@ -208,6 +210,11 @@ func (c *Config) newArm(index int, v []game.Setting, g int, nodes int64, opening
 	}
 	a := &arm{index: index, variant: v, name: name, strength: strength, group: g, cfg: cfg, dir: dir,
 		points: map[int]float64{}, forfeit: map[int]bool{}, pending: map[int]metrics.Game{}, next: 1}
+	if r, err := c.VariantRules(v); err == nil {
+		if p, ok := games.Solved(r); ok {
+			a.proved = &p
+		}
+	}
 	// The arm's tournament plays the shared list (read from the file the
 	// list was written to, or drawn again from the same seed).
 	sched, err := tournament.Schedule(cfg, list)
@@ -578,7 +585,7 @@ func (p *armProgress) Notice(msg string) {
 // variant returns the status of one arm.
 func (s *sweep) variant(a *arm) Variant {
 	v := Variant{Name: a.name, Switches: a.variant, Strength: a.strength, Group: a.group, Dir: a.dir, Key: a.key,
-		Arm: s.race.Arm(a.index), Counts: a.counts, Forfeits: a.forfeits, Metrics: a.tally.Summary()}
+		Arm: s.race.Arm(a.index), Counts: a.counts, Forfeits: a.forfeits, Metrics: a.tally.Summary(), Proved: a.proved}
 	if a.summary != nil {
 		v.Metrics = *a.summary
 	}

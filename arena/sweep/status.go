@@ -71,6 +71,9 @@ type Variant struct {
 	// first strength (nil at that strength, and before enough shared
 	// openings).
 	VersusStrength *race.Difference `json:"versus_strength,omitempty"`
+	// Proved is what is proved of the variant's rules from the start
+	// position with perfect play (games.Solved); nil when nothing is.
+	Proved *game.Solution `json:"proved,omitempty"`
 	// Metrics are the design metrics of the games the race took.
 	Metrics metrics.Summary `json:"metrics"`
 }

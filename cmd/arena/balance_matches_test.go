@@ -287,7 +287,7 @@ func TestBalanceMatches(t *testing.T) {
 		f := matchFiguresOf(t, names[i], m, recs)
 		for k, want := range []string{f.wdl, f.score, f.elo, f.oneColour} {
 			if got := strings.Trim(row[tb.cols[k]], "*"); got != want {
-				if !*balanceUpdate {
+				if !rewriteBalanceDoc() {
 					t.Errorf("%s, %s: the document says %s, the games %s (-balance.update rewrites it)", names[i], matchColumns[k], got, want)
 				}
 				row[tb.cols[k]] = strings.Replace(row[tb.cols[k]], got, want, 1)
@@ -309,7 +309,7 @@ func TestBalanceMatches(t *testing.T) {
 			t.Errorf("%s does not say %q", balanceDoc, want)
 		}
 	}
-	if *balanceUpdate {
+	if rewriteBalanceDoc() {
 		doc = doc[:tb.start] + rows.String() + doc[tb.end:]
 		if err := os.WriteFile(balanceDoc, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)

@@ -215,7 +215,7 @@ func sweepChartPath(name string) string {
 // and the text of every table.
 func studySweepTables(t *testing.T, doc string) (string, string) {
 	t.Helper()
-	update := *balanceUpdate || *balanceSweepsDir != ""
+	update := rewriteBalanceDoc()
 	if *balanceSweepsDir != "" {
 		var list []sweepData
 		for _, name := range studySweeps {

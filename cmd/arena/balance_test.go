@@ -35,8 +35,17 @@ import (
 //
 // reads the journals under results/study, rewrites the results file, the
 // moves of the games TestBalanceReplay plays again, the chart and the
-// tables between the document's markers; the prose is the author's.
-var balanceUpdate = flag.Bool("balance.update", false, "rebuild docs/balance/ and the tables of docs/balance.md from the journals in results/study")
+// tables between the document's markers; the prose is the author's. After
+// a change to how the tables are written, -balance.tables rewrites the
+// tables and charts from the committed data alone.
+var (
+	balanceUpdate  = flag.Bool("balance.update", false, "rebuild docs/balance/ and the tables of docs/balance.md from the journals in results/study")
+	balanceRewrite = flag.Bool("balance.tables", false, "rewrite the tables and charts of docs/balance.md from the committed data")
+)
+
+// rewriteBalanceDoc reports whether the document's tables and charts are
+// to be rewritten rather than checked.
+func rewriteBalanceDoc() bool { return *balanceUpdate || *balanceRewrite || *balanceSweepsDir != "" }
 
 const (
 	balanceDoc     = "../../docs/balance.md"
@@ -298,7 +307,7 @@ func TestBalanceDoc(t *testing.T) {
 			t.Errorf("%s has no section for table %s (<!-- balance:%[2]s --> ... <!-- /balance:%[2]s -->)", balanceDoc, tb.id)
 			continue
 		}
-		if *balanceUpdate {
+		if rewriteBalanceDoc() {
 			doc = doc[:i] + b.String() + doc[j:]
 			continue
 		}
@@ -313,7 +322,7 @@ func TestBalanceDoc(t *testing.T) {
 	if err := reports.WriteCompareSVG(&svg, compare(balanceChartRuns, 0)); err != nil {
 		t.Fatal(err)
 	}
-	if *balanceUpdate || *balanceSweepsDir != "" {
+	if rewriteBalanceDoc() {
 		if err := os.WriteFile(balanceDoc, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -67,6 +67,7 @@ func runRate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if im.setting.known() {
 		// The arena's own files: the same reference as its own reports.
 		opt.Reference = dirreport.Reference(im.setting.game, im.setting.preset, im.setting.rules)
+		opt.Proved = dirreport.Proved(im.setting.game, im.setting.preset, im.setting.rules)
 		rules = fmt.Sprintf("preset %s: %s", im.setting.preset, im.setting.rules)
 	}
 	a, err := im.tally.Analyze(opt)

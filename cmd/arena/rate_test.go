@@ -212,8 +212,8 @@ func TestRateForfeits(t *testing.T) {
 // TestRateArenaPGNSameAsReport: `arena rate` on the games.pgn of a
 // tournament directory gives the same analysis as `arena report` on the
 // directory: the same standings, side balance (the human reference column
-// of Cheversi under the cheversi preset included), openings with their
-// moves, pairs and notes.
+// of Cheversi under the cheversi preset and what is proved of its rules
+// included), openings with their moves, pairs and notes.
 func TestRateArenaPGNSameAsReport(t *testing.T) {
 	rules, err := games.New("cheversi", "cheversi", nil)
 	if err != nil {
@@ -277,6 +277,9 @@ func TestRateArenaPGNSameAsReport(t *testing.T) {
 	if !strings.Contains(stdout.String(), "human games on BrainKing") {
 		t.Errorf("arena rate shows no human reference:\n%s", stdout.String())
 	}
+	if !strings.Contains(stdout.String(), "Proved: from the empty board, black wins with perfect play") {
+		t.Errorf("arena rate does not say what is proved of the rules:\n%s", stdout.String())
+	}
 	analysis := func(dir string) (reports.Report, string) {
 		b, err := os.ReadFile(filepath.Join(dir, reports.JSONFile))
 		if err != nil {
@@ -303,6 +306,9 @@ func TestRateArenaPGNSameAsReport(t *testing.T) {
 	ops := fromRate.Analysis.SideBalance.Openings
 	if len(ops) != 10 || ops[0].Moves == "" || fromRate.Analysis.SideBalance.Forfeits == 0 || fromRate.Analysis.SideBalance.Reference == nil {
 		t.Errorf("openings %+v, forfeits %d, reference %v", ops, fromRate.Analysis.SideBalance.Forfeits, fromRate.Analysis.SideBalance.Reference)
+	}
+	if p := fromRate.Analysis.SideBalance.Proved; p == nil || p.Result != "black wins" {
+		t.Errorf("proved %+v, want black wins", p)
 	}
 }
 

@@ -117,6 +117,16 @@ func sweepReference(t *testing.T) *sweep.Status {
 	if !strings.Contains(stdout, "Sweep komi") || !strings.Contains(stdout, "komi=0.5") {
 		t.Errorf("no race on stdout:\n%s", stdout)
 	}
+	// Black wins cheversi under perfect play, and more so given points:
+	// every variant says it, beside the bots' scores.
+	for _, v := range st.Variants {
+		if v.Proved == nil || v.Proved.Result != "black wins" {
+			t.Errorf("%s: proved %+v, want black wins", v.Name, v.Proved)
+		}
+	}
+	if !strings.Contains(stdout, "Perfect play") || !strings.Contains(stdout, "black wins") {
+		t.Errorf("the race on stdout does not say what is proved of each variant:\n%s", stdout)
+	}
 	return st
 }
 

@@ -369,7 +369,8 @@ func (b *reportBuilder) write(dir string, jf io.ReaderAt) (*Report, error) {
 // reference, when its game knows one (game.Referenced: human games under
 // the unmodified cheversi preset).
 func RatingOptions(m *journal.Manifest) rating.Options {
-	return rating.Options{Reference: Reference(m.Game, m.Preset, journal.RulesText(m.Rules))}
+	rules := journal.RulesText(m.Rules)
+	return rating.Options{Reference: Reference(m.Game, m.Preset, rules), Proved: Proved(m.Game, m.Preset, rules)}
 }
 
 // FormatStandings returns what a Swiss or knockout adds to the standings
@@ -409,6 +410,29 @@ func Reference(gameName, preset, rules string) *rating.Reference {
 		return nil
 	}
 	return reference(r)
+}
+
+// Proved returns what is proved of the named game from its start position
+// under the preset with the given rules (as the Rules tag of the arena's
+// PGN writes them) with perfect play (games.Solved); nil when nothing is,
+// or the rules are not the game's.
+func Proved(gameName, preset, rules string) *game.Solution {
+	var settings []game.Setting
+	for _, f := range strings.Fields(rules) {
+		s, err := games.ParseSetting(f)
+		if err != nil {
+			return nil
+		}
+		settings = append(settings, s)
+	}
+	r, err := games.New(gameName, preset, settings)
+	if err != nil || journal.RulesText(r.Settings()) != rules {
+		return nil
+	}
+	if s, ok := games.Solved(r); ok {
+		return &s
+	}
+	return nil
 }
 
 // reference returns what rules know of games played elsewhere, nil when

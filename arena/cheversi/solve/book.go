@@ -121,20 +121,18 @@ func (b *Book) Bounds(p *cheversi.Position) (Bounds, cheversi.Move) {
 		}
 		return d.Lo
 	}
-	all := AnyMargin()
-	by := all // what the proof of the move m shows alone
+	all := b.Margin(p)
+	by := AnyMargin() // what the proof of the move m shows alone
 	var m cheversi.Move
 	for _, pr := range b.proofs {
 		bd, move, ok := pr.bounds(p)
-		if !ok {
+		if !ok || move == 0 {
 			continue
 		}
-		k := pr.Rules.Options().Komi
-		all = all.Narrow(white(bd), k)
 		// The move holds the mover's bound under this proof's komi: keep
 		// the move of the proof that gives the mover the most.
-		own := AnyMargin().Narrow(white(bd), k)
-		if move != 0 && (m == 0 || gets(own) > gets(by)) {
+		own := AnyMargin().Narrow(white(bd), pr.Rules.Options().Komi)
+		if m == 0 || gets(own) > gets(by) {
 			m, by = move, own
 		}
 	}
@@ -143,6 +141,24 @@ func (b *Book) Bounds(p *cheversi.Position) (Bounds, cheversi.Move) {
 		m = 0 // no move, or none that holds all the mover is shown to get
 	}
 	return v, m
+}
+
+// Margin returns what the book's proofs show of White's score minus
+// Black's under best play from p, before komi: each proof's value under
+// its komi bounds it (see Bounds), and the bounds of all intersect.
+func (b *Book) Margin(p *cheversi.Position) MarginBounds {
+	d := AnyMargin()
+	for _, pr := range b.proofs {
+		bd, _, ok := pr.bounds(p)
+		if !ok {
+			continue
+		}
+		if p.Turn() == game.Black {
+			bd = bd.Neg()
+		}
+		d = d.Narrow(bd, pr.Rules.Options().Komi)
+	}
+	return d
 }
 
 // MarginBounds bounds White's score minus Black's under best play, in
