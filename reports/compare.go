@@ -95,6 +95,9 @@ type CompareRow struct {
 	DiffLow  *float64 `json:"diff_low"`
 	DiffHigh *float64 `json:"diff_high"`
 	DiffP    *float64 `json:"diff_p"`
+	// Proved is what is proved of the entry's rules from the start
+	// position with perfect play (games.Solved); nil when nothing is.
+	Proved *game.Solution `json:"proved,omitempty"`
 }
 
 // Comparison is several tournaments' side balance side by side.
@@ -118,6 +121,9 @@ type CompareReference struct {
 	Score  float64    `json:"score"`
 	Low    float64    `json:"low"`
 	High   float64    `json:"high"`
+	// Proved is what is proved of the preset's rules with perfect play
+	// (games.Solved), nil when nothing is.
+	Proved *game.Solution `json:"proved,omitempty"`
 }
 
 // ErrNoEntries means a comparison of nothing.
@@ -154,6 +160,7 @@ func Compare(entries []CompareEntry, baseline int, confidence float64) (*Compari
 			r.DrawRatio = e.Counts.DrawRatio()
 			r.Decisive = 1 - r.DrawRatio
 		}
+		r.Proved = provedOf(e)
 		c.Rows[i] = r
 		if c.Reference == nil {
 			c.Reference = compareReference(e.Game, confidence)
@@ -180,6 +187,19 @@ func Compare(entries []CompareEntry, baseline int, confidence float64) (*Compari
 	return c, nil
 }
 
+// provedOf returns what is proved of an entry's rules, nil when nothing
+// is (or its rules cannot be built).
+func provedOf(e CompareEntry) *game.Solution {
+	r, err := games.New(e.Game, e.Preset, e.Switches)
+	if err != nil {
+		return nil
+	}
+	if s, ok := games.Solved(r); ok {
+		return &s
+	}
+	return nil
+}
+
 // compareReference returns the side balance of games played elsewhere that
 // the named game knows under one of its presets (game.Referenced: human
 // games under the cheversi preset), nil when it knows none.
@@ -197,10 +217,23 @@ func compareReference(gameName string, confidence float64) *CompareReference {
 		if b, ok := ref.SideReference(); ok {
 			w := rating.WDL{Wins: b.Wins, Draws: b.Draws, Losses: b.Losses}
 			lo, hi := w.ScoreInterval(confidence)
-			return &CompareReference{Label: b.Label, Preset: r.Preset(), Counts: w, Score: w.Score(), Low: lo, High: hi}
+			ref := &CompareReference{Label: b.Label, Preset: r.Preset(), Counts: w, Score: w.Score(), Low: lo, High: hi}
+			if s, ok := games.Solved(r); ok {
+				ref.Proved = &s
+			}
+			return ref
 		}
 	}
 	return nil
+}
+
+// proved returns what is proved of the reference's rules, nil for none
+// (or no reference).
+func (ref *CompareReference) proved() *game.Solution {
+	if ref == nil {
+		return nil
+	}
+	return ref.Proved
 }
 
 // compareTable is the comparison as a table: one row per tournament, then
@@ -231,7 +264,36 @@ func compareTable(c *Comparison) table {
 			pct(ref.Counts.DrawRatio()), pct(1 - ref.Counts.DrawRatio()), dash, dash,
 		})
 	}
+	addCompareProved(&t, c)
 	return t
+}
+
+// addCompareProved adds the column of what is proved of each row's rules
+// with perfect play, when something is of any.
+func addCompareProved(t *table, c *Comparison) {
+	var source string
+	for _, r := range c.Rows {
+		if r.Proved != nil {
+			source = r.Proved.Source
+		}
+	}
+	if source == "" {
+		return
+	}
+	t.Header = append(t.Header, provedHeader)
+	for i := range t.Rows {
+		p := c.Reference.proved() // the reference's row, last
+		if i < len(c.Rows) {
+			p = c.Rows[i].Proved
+		}
+		cell := provedResult(p)
+		if cell == "" {
+			cell = dash
+		}
+		t.Rows[i] = append(t.Rows[i], cell)
+	}
+	t.Legend = append(t.Legend, legendItem{provedHeader,
+		"the rules' value from the start position when both sides play perfectly, as far as it is proved (" + dash + ": not proved); " + source})
 }
 
 // scoreInterval formats a score over n games with its interval.

@@ -50,12 +50,16 @@ func WriteCompareTerminalWidth(w io.Writer, c *Comparison, width int) error {
 	text, err := renderFitting(t, align, width,
 		[]string{"Decisive", "1st", "W / D / L"},
 		[]string{"Decisive", "1st", "W / D / L", "Bots", "p"},
-		[]string{"Decisive", "1st", "W / D / L", "Bots", "p", "Draws", "Tournament"})
+		[]string{"Decisive", "1st", "W / D / L", "Bots", "p", "Draws", "Tournament"},
+		[]string{"Decisive", "1st", "W / D / L", "Bots", "p", "Draws", "Tournament", provedHeader})
 	if err != nil {
 		return err
 	}
 	io.WriteString(ew, text)
 	fmt.Fprintln(ew, wrapText(compareNote(c), width))
+	if p := provedLegend(t); p != "" && strings.Contains(text, provedHeader) {
+		fmt.Fprintln(ew, wrapText(provedHeader+": "+p+".", width))
+	}
 	if rows := compareDesignRows(c); len(rows) > 0 {
 		left := func(i int, _ string) tw.Align {
 			if i == 0 {
@@ -79,7 +83,7 @@ func WriteCompareTerminalWidth(w io.Writer, c *Comparison, width int) error {
 // by the note on its statistics.
 func WriteCompareMarkdown(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
-	WriteCompareMarkdownTable(ew, c)
+	mdTable(ew, compareTable(c), 5)
 	fmt.Fprintln(ew, md(compareNote(c)))
 	if rows := compareDesignRows(c); len(rows) > 0 {
 		fmt.Fprintf(ew, "\n## Design metrics\n\n")
@@ -96,7 +100,9 @@ func WriteCompareMarkdown(w io.Writer, c *Comparison) error {
 // for documents that explain its columns once for several tables.
 func WriteCompareMarkdownTable(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
-	mdTable(ew, compareTable(c), 5)
+	t := compareTable(c)
+	t.Legend = nil
+	mdTable(ew, t, 5)
 	return ew.err
 }
 
@@ -110,7 +116,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 		"score_pct", "low_pct", "high_pct", "interval_from", "draw_pct", "decisive_pct",
 		"baseline", "diff_pct", "diff_low_pct", "diff_high_pct", "diff_p",
 		"length_mean", "length_sd", "balance", "margin_mean", "margin_sd", "margin_median", "branching", "forced_pct",
-		"lead_changes", "decided_at_median", "drama_pct"}
+		"lead_changes", "decided_at_median", "drama_pct", "perfect_play"}
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -147,6 +153,7 @@ func WriteCompareCSV(w io.Writer, c *Comparison) error {
 			opt(r.DiffP, func(p float64) string { return strconv.FormatFloat(p, 'g', 4, 64) }),
 		}
 		row = append(row, designCSV(r.Design)...)
+		row = append(row, provedResult(r.Proved))
 		if err := cw.Write(row); err != nil {
 			return err
 		}

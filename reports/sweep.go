@@ -12,6 +12,7 @@ import (
 
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/arena-games/arena/arena/game"
 	"github.com/arena-games/arena/arena/race"
 	"github.com/arena-games/arena/arena/sweep"
 )
@@ -140,6 +141,14 @@ func sweepTable(s *sweep.Status) table {
 // provedHeader heads the sweep table's column of what is proved of each
 // variant.
 const provedHeader = "Perfect play"
+
+// provedResult is the result of what is proved, "" for nothing.
+func provedResult(p *game.Solution) string {
+	if p == nil {
+		return ""
+	}
+	return p.Result
+}
 
 // provedLegend returns the legend of t's column of what is proved, ""
 // when it has none.
@@ -322,7 +331,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Status) error {
 		"score_pct", "low_pct", "high_pct", "distance_pct", "distance_low_pct", "distance_high_pct",
 		"diff_pct", "diff_low_pct", "diff_high_pct", "status", "look", "versus",
 		"length_mean", "length_sd", "draw_pct", "decisive_pct", "balance", "margin_mean", "margin_sd", "margin_median",
-		"branching", "forced_pct", "lead_changes", "decided_at_median", "decided_at_mean", "drama_pct"}
+		"branching", "forced_pct", "lead_changes", "decided_at_median", "decided_at_mean", "drama_pct", "perfect_play"}
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -348,7 +357,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Status) error {
 			string(a.Reason), strconv.Itoa(a.Look), versus,
 			f3(m.Length.Mean), f3(m.Length.SD), p2(m.DrawRate), p2(m.Decisive), f3(m.Balance),
 			f3(m.Margin.Mean), f3(m.Margin.SD), f3(m.Margin.Median), f3(m.Branching), p2(m.Forced),
-			f3(m.LeadChanges.Mean), f3(m.DecidedAt.Median), f3(m.DecidedAt.Mean), p2(m.Drama)}
+			f3(m.LeadChanges.Mean), f3(m.DecidedAt.Median), f3(m.DecidedAt.Mean), p2(m.Drama), provedResult(v.Proved)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
