@@ -1,7 +1,11 @@
 package solve
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"sync"
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
@@ -15,25 +19,21 @@ const solutionSource = "the arena's exact solver proved it, and its tests check 
 
 // StartSolution returns what the shipped proofs show of the game from the
 // empty board under the rules r: its value under perfect play and the
-// score margin best play leaves, as far as they are proved (Book.Bounds,
-// Book.Margin). ok is false when the proofs show nothing of it (rule sets
-// not solved) or the book cannot be read.
+// score margin best play leaves, as far as they are proved (what the
+// Book's Bounds and Margin give at the empty board). ok is false when the
+// proofs show nothing of it (rule sets not solved) or cannot be read.
+//
+// It reads only the proofs' headers, once for the process: a report asks
+// it at once, and the trees are for the book (and the tests, which check
+// them).
 func StartSolution(r *cheversi.Rules) (s game.Solution, ok bool) {
-	book, err := ShippedBook(r.Options())
-	if err != nil {
+	v, d, ok := startBounds(r)
+	if !ok {
 		return game.Solution{}, false
-	}
-	start := r.StartPosition()
-	v, _ := book.Bounds(&start)
-	if v == unbounded {
-		return game.Solution{}, false
-	}
-	if start.Turn() == game.Black {
-		v = v.Neg()
 	}
 	result, words := valueWords(v)
 	text := "from the empty board, " + words
-	if m := marginWords(book.Margin(&start)); m != "" {
+	if m := marginWords(d); m != "" {
 		if r.Options().Komi != 0 {
 			m += " before komi"
 		}
@@ -41,6 +41,55 @@ func StartSolution(r *cheversi.Rules) (s game.Solution, ok bool) {
 	}
 	return game.Solution{Statement: text, Result: result, Source: solutionSource}, true
 }
+
+// startBounds returns White's value from the empty board under r and the
+// bounds of the score margin, from the shipped proofs rooted there under
+// r's rules with any komi; ok is false when they bound nothing.
+func startBounds(r *cheversi.Rules) (v Bounds, d MarginBounds, ok bool) {
+	heads, err := shippedHeads()
+	if err != nil {
+		return unbounded, AnyMargin(), false
+	}
+	opts := r.Options()
+	d = AnyMargin()
+	for _, h := range heads {
+		o := h.Rules.Options()
+		komi := o.Komi
+		o.Komi = opts.Komi
+		if o != opts || h.Root.Ply() != 0 {
+			continue
+		}
+		shown := h.Shown // for the side to move at the empty board
+		if h.Root.Turn() == game.Black {
+			shown = shown.Neg()
+		}
+		d = d.Narrow(shown, komi)
+	}
+	v = d.Value(opts.Komi)
+	return v, d, v != unbounded
+}
+
+// shippedHeads are the shipped proofs with their headers alone: rules,
+// root, cut and what each shows of its root.
+var shippedHeads = sync.OnceValues(func() ([]*Proof, error) {
+	var heads []*Proof
+	for _, name := range ShippedProofs() {
+		data, err := provenFS.ReadFile("proofs/" + name)
+		if err != nil {
+			return nil, err
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w: %w", name, ErrBadProof, err)
+		}
+		pr := &Proof{}
+		if err := pr.readHeader(bufio.NewReader(zr)); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		heads = append(heads, pr)
+	}
+	return heads, nil
+})
 
 // valueWords says White's value v under perfect play, in a few words
 // for a table and in a clause.

@@ -33,6 +33,17 @@ func TestStartSolution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The headers alone say what the whole book says of the empty
+		// board.
+		book, err := ShippedBook(r.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := r.StartPosition()
+		v, d, _ := startBounds(r)
+		if bv, _ := book.Bounds(&start); v != bv || d != book.Margin(&start) {
+			t.Errorf("%v: the headers give %v and margin %+v, the book %v and %+v", tt.set, v, d, bv, book.Margin(&start))
+		}
 		s, ok := StartSolution(r)
 		if ok != (tt.result != "") {
 			t.Errorf("%v: known %v, want %v (%+v)", tt.set, ok, !ok, s)
