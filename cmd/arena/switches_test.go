@@ -47,7 +47,7 @@ func switchesTable(t *testing.T, solves []committedSolve) string {
 		return "No other rule set has committed units yet.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintln(&b, "| rules | value from the empty board | White's first moves: lose / draw / win / not known | proof | units | positions | CPU |")
+	fmt.Fprintln(&b, "| rules | value from the empty board | White's first moves: lose / draw / win / at most a draw / at least a draw / not known | proof | units | positions | CPU |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		fmt.Fprintln(&b, r)
@@ -70,15 +70,20 @@ func switchRow(t *testing.T, cs committedSolve) string {
 	if st.Known {
 		lo = st.Value
 	}
-	var counts [4]int // White's loss, draw, win, not known
+	var counts [6]int // White's loss, draw, win; bounded above or below by a draw; not known
 	var best cheversi.Move
 	for _, m := range st.Moves {
 		mlo := m.Lo
-		if m.Known {
+		switch {
+		case m.Known:
 			counts[m.Value-solve.Loss]++
 			mlo = m.Value
-		} else {
+		case m.Hi == solve.Draw:
 			counts[3]++
+		case m.Lo == solve.Draw:
+			counts[4]++
+		default:
+			counts[5]++
 		}
 		if best == 0 && lo >= solve.Draw && mlo >= lo {
 			best = m.Move
@@ -90,8 +95,8 @@ func switchRow(t *testing.T, cs committedSolve) string {
 	case best != 0:
 		value = fmt.Sprintf("at least a draw for white, with %s (a win not known yet)", best)
 	}
-	return fmt.Sprintf("| `cheversi %s` | %s | %d / %d / %d / %d | %s | %d | %.3g | %s |", strings.Join(sets, " "), value,
-		counts[0], counts[1], counts[2], counts[3], shippedProofOf(t, rules), all.units, float64(all.positions), cpuText(all.cpu))
+	return fmt.Sprintf("| `cheversi %s` | %s | %d / %d / %d / %d / %d / %d | %s | %d | %.3g | %s |", strings.Join(sets, " "), value,
+		counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], shippedProofOf(t, rules), all.units, float64(all.positions), cpuText(all.cpu))
 }
 
 // shippedProofOf names the shipped proof of the value of rules from the
