@@ -179,15 +179,7 @@ func parseRulesLine(line string) (*cheversi.Rules, error) {
 	if !ok {
 		return nil, fmt.Errorf("not a rules line: %q", line)
 	}
-	var sets []game.Setting
-	for _, kv := range strings.Fields(rest) {
-		k, v, found := strings.Cut(kv, "=")
-		if !found {
-			return nil, fmt.Errorf("bad switch %q (want key=value)", kv)
-		}
-		sets = append(sets, game.Setting{Key: k, Value: v})
-	}
-	return cheversi.New(cheversi.DefaultPreset, sets)
+	return rulesFromLine(rest)
 }
 
 // ReadRules returns the rule set the results file at path was written
