@@ -670,13 +670,7 @@ func parse(data []byte, name, dir string, keys keyLines, ruleOrder []string, fil
 	if ruleOrder == nil {
 		cfg.ruleOrder = ruleKeys(md)
 	}
-	var errs []error
-	for _, k := range md.Undecoded() {
-		if freeForm(k) {
-			continue
-		}
-		errs = append(errs, cfg.errUnindexed(k, errors.New("unknown key"+keyHint(k))))
-	}
+	errs := cfg.unknownKeys(md.Undecoded())
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err == nil {
 		errs = append(errs, cfg.checkDurations(raw)...)
@@ -788,6 +782,29 @@ func valueWords(v any) string {
 func freeForm(k toml.Key) bool {
 	return len(k) >= 3 && (k[0] == "game" && k[1] == "rules" || k[0] == "bots" && k[1] == "options") ||
 		len(k) >= 2 && k[0] == "sweep" // package sweep checks its keys
+}
+
+// unknownKeys reports each unknown key once: not the keys inside an
+// unknown table (the decoder lists them all), nor an unknown array of
+// tables once per element.
+func (c *Config) unknownKeys(keys []toml.Key) []error {
+	var errs []error
+	reported := map[string]bool{}
+	for _, k := range keys {
+		if freeForm(k) {
+			continue
+		}
+		inside := false
+		for n := 1; n <= len(k) && !inside; n++ {
+			inside = reported[strings.Join(k[:n], ".")]
+		}
+		if inside {
+			continue
+		}
+		reported[strings.Join(k, ".")] = true
+		errs = append(errs, c.errUnindexed(k, errors.New("unknown key"+keyHint(k))))
+	}
+	return errs
 }
 
 // KeyError builds an error for the key at path (indexed, see keyLines). A

@@ -165,6 +165,12 @@ func TestParseErrors(t *testing.T) {
 			[]string{"t.toml:4: format.rounds: wrong type: want an integer, got a string\nt.toml:5: format.kind: wrong type: want a string, got an integer\nt.toml:6: format.rouns: unknown key (did you mean format.rounds?)"}},
 		{"wrong types in bots", "[game]\nname = \"cheversi\"\n" + twoBots + "args = \"-v\"\n[bots.time]\nmove = true\n",
 			[]string{"t.toml:11: bots[1].args: wrong type: want an array, got a string", "t.toml:13: bots[1].time.move: wrong type: want a duration such as \"2s\", got a boolean"}},
+		// An array of tables under a wrong name, alone and beside a
+		// value of the wrong type (the two are found by different paths).
+		{"misspelt array of tables", "[game]\nname = \"cheversi\"\n" + strings.ReplaceAll(twoBots, "[[bots]]", "[[bot]]"),
+			[]string{"t.toml:4: bot: unknown key (did you mean bots?)\nt.toml: bots: a tournament needs at least two bots, got 0"}},
+		{"misspelt array of tables and a wrong type", "game = \"cheversi\"\n" + strings.ReplaceAll(twoBots, "[[bots]]", "[[bot]]"),
+			[]string{"t.toml:1: game: wrong type: want a table, got a string\nt.toml:3: bot: unknown key (did you mean bots?)"}},
 		{"unknown key near a key elsewhere", "rounds = 2\n[game]\nname = \"cheversi\"\n" + twoBots,
 			[]string{"t.toml:1: rounds: unknown key (did you mean format.rounds?)"}},
 		{"bad restart", "[game]\nname = \"cheversi\"\n" + twoBots + "restart = \"sometimes\"\n",

@@ -237,6 +237,10 @@ func (s *keyScanner) document() {
 				s.table = s.index(key)
 			}
 			if array {
+				// The array itself is where its first element starts, so
+				// that an error about the whole array ([[bot]] for
+				// [[bots]]) has a line.
+				s.record(s.table, line)
 				plain := strings.Join(key, ".")
 				n := s.arrays[plain]
 				s.arrays[plain] = n + 1

@@ -47,6 +47,7 @@ name = 'c'
 		{[]string{"game", "name"}, 7},
 		{[]string{"game", "rules", "touch"}, 9},
 		{[]string{"game", "rules", "flag"}, 12},
+		{[]string{"bots"}, 14}, // the first element
 		{[]string{"bots", "0"}, 14},
 		{[]string{"bots", "0", "name"}, 15},
 		{[]string{"bots", "0", "args"}, 16},
