@@ -44,6 +44,8 @@ DIR/results.txt as soon as it is solved: stop it at any time and run the
 same command again to go on. --shard I/N --split PLY solves slice I of the
 positions at ply PLY instead (for N machines; give them the same DIR or
 copy their results files into one DIR, which reads every *.txt in it).
+The results files of rules that differ only in the opening switch count
+too, for the positions from ply 2 on, which the opening does not touch.
 --workers URL hands the units to "arena worker" processes on any number of
 machines through NATS instead of solving them here (see configs/README.md).
 
@@ -647,11 +649,14 @@ func solveStatus(out io.Writer, rules *cheversi.Rules, root *cheversi.Position, 
 	if err != nil {
 		return err
 	}
-	var units int
+	var units, shared int
 	var cpu float64
 	var positions uint64
 	for _, e := range res.Entries() {
-		if e.Positions > 0 {
+		switch {
+		case e.Shared:
+			shared++
+		case e.Positions > 0:
 			units++
 			cpu += e.Seconds
 			positions += e.Positions
@@ -659,6 +664,9 @@ func solveStatus(out io.Writer, rules *cheversi.Rules, root *cheversi.Position, 
 	}
 	st := solve.StatusOf(res, root, f.cut)
 	fmt.Fprintf(out, "%s: %d units solved (%d positions, %.2f h CPU)\n", root.Text(), units, positions, cpu/3600)
+	if shared > 0 {
+		fmt.Fprintf(out, "and %d positions solved under rules that differ only in the opening (results files of those rules in %s)\n", shared, f.dir)
+	}
 	if st.Known {
 		fmt.Fprintf(out, "value: %s (%s for %s, to move)\n", verdict(root, st.Value), st.Value, root.Turn())
 	} else {

@@ -276,3 +276,37 @@ func TestSolveStatusEmpty(t *testing.T) {
 		t.Errorf("arena solve --dir %s --status: exit status %d, stdout %q, stderr %q; want 1 and %q", dir, code, stdout, stderr, want)
 	}
 }
+
+// TestSolveSharesOpening solves opening=king-queen from the committed
+// units of cheversi, which differ from it only in Black's first move: the
+// positions from ply 2 on are the same, and cheversi's proof has a Queen
+// for Black's first move after every King of White's, so the solve needs
+// no unit of its own.
+func TestSolveSharesOpening(t *testing.T) {
+	dir := t.TempDir()
+	zr := openGzip(t, "../../docs/solved/cheversi-results.txt.gz")
+	f, err := os.Create(filepath.Join(dir, "cheversi.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(zr).WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, stdout, stderr := runArena(t, "solve", "--dir", dir, "--set", "opening=king-queen", "--quiet")
+	if code != 0 || !strings.Contains(stdout, "black wins") {
+		t.Fatalf("arena solve --set opening=king-queen: exit status %d, stdout %q, stderr %q; want black wins", code, stdout, stderr)
+	}
+	code, stdout, _ = runArena(t, "solve", "--dir", dir, "--set", "opening=king-queen", "--status")
+	for _, want := range []string{": 0 units solved", "and 37386 positions solved under rules that differ only in the opening", "value: black wins"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("--status: exit status %d, stdout:\n%s\nwant %q", code, stdout, want)
+		}
+	}
+	// The solve wrote its own results file, which holds no unit: the
+	// value of the empty board alone, derived (no position searched).
+	own, err := os.ReadFile(filepath.Join(dir, "results.txt"))
+	if err != nil || strings.Count(string(own), "\n") != 3 || !strings.Contains(string(own), "\n0000000000000000 8/8/8/8/8/8/8/8 w 0 - loss - 0 0.000\n") {
+		t.Errorf("results.txt: %v\n%s\nwant the header and the empty board's derived value", err, own)
+	}
+}

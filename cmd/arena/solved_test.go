@@ -60,7 +60,8 @@ type committedSolve struct {
 	rules *cheversi.Rules
 	sets  []string
 	res   *solve.Results
-	units []solve.Entry
+	units []solve.Entry // its own units (not those shared from another)
+	path  string        // its results, uncompressed
 }
 
 // komiStep returns k when the solve is of cheversi under komi -k (whole
@@ -85,6 +86,18 @@ func committedSolves(t *testing.T) []committedSolve {
 	var out []committedSolve
 	for _, f := range files {
 		out = append(out, readResultsFile(t, f))
+	}
+	// A solve reads the units of rule sets that share its positions from
+	// some ply on (another opening), as "arena solve" does from the files
+	// beside its own.
+	for _, cs := range out {
+		for _, other := range out {
+			if ply, ok := solve.SharedFrom(cs.rules, other.rules); ok && ply > 0 {
+				if err := cs.res.Merge(other.path); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 	}
 	return out
 }
@@ -111,7 +124,7 @@ func readResultsFile(t *testing.T, path string) committedSolve {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := committedSolve{rules: rules, sets: switchesOf(t, rules), res: res}
+	cs := committedSolve{rules: rules, sets: switchesOf(t, rules), res: res, path: tmp}
 	for _, e := range res.Entries() {
 		if e.Positions > 0 {
 			cs.units = append(cs.units, e)

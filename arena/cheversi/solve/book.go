@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sync"
 
 	"github.com/arena-games/arena/arena/cheversi"
@@ -48,9 +49,26 @@ func ReadShippedProof(name string) (*Proof, error) {
 // wins under any that gives White more, and so on (see Bounds), so the
 // proofs of two neighbouring komi can make a value exact that neither
 // proves alone.
+//
+// So do the proofs of rule sets that differ only in the opening switch,
+// for the positions from ply 2 on (see SharedFrom).
 type Book struct {
-	proofs []*Proof
+	proofs []bookProof
 	komi   int16 // of the rule set asked for, in half-points
+}
+
+// bookProof is a proof of a book and the ply from which it answers.
+type bookProof struct {
+	*Proof
+	from int
+}
+
+// bounds is Proof.bounds for the positions the proof answers.
+func (pr bookProof) bounds(p *cheversi.Position) (Bounds, cheversi.Move, bool) {
+	if p.Ply() < pr.from {
+		return unbounded, 0, false
+	}
+	return pr.Proof.bounds(p)
 }
 
 var (
@@ -79,10 +97,13 @@ func ShippedBook(opts cheversi.Options) (*Book, error) {
 	for _, pr := range bookProofs {
 		o := pr.Rules.Options()
 		o.Komi = opts.Komi
-		if o == opts {
-			b.proofs = append(b.proofs, pr)
+		if from, ok := sharedFrom(o, opts); ok {
+			b.proofs = append(b.proofs, bookProof{pr, from})
 		}
 	}
+	// A rule set's own proofs first: where two give the same move, the
+	// book names the own proof's.
+	slices.SortStableFunc(b.proofs, func(x, y bookProof) int { return x.from - y.from })
 	return b, nil
 }
 

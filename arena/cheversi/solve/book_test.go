@@ -160,3 +160,55 @@ func TestBookAcrossKomi(t *testing.T) {
 		t.Errorf("%s under komi -2: the book gives %v, the solver %v", p.Text(), want, got.Value)
 	}
 }
+
+// TestBookSharesOpening looks up, under opening=free, positions of
+// cheversi's proof past its second ply: the book answers them from that
+// proof, whose positions have the same value under both rule sets, and the
+// solver agrees at the proof's leaf. Before ply 2 the opening can matter,
+// and the book leaves cheversi's proof out.
+func TestBookSharesOpening(t *testing.T) {
+	free, err := cheversi.New("cheversi", []game.Setting{{Key: "opening", Value: "free"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ShippedBook(free.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := free.StartPosition()
+	for _, m := range []string{"K@d4", "Q@e3"} { // cheversi's proof: Black's reply to d4
+		mv, err := p.ParseMove(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Play(mv)
+		if _, _, ok := b.Lookup(&p); ok != (p.Ply() >= 2) {
+			t.Errorf("%s (ply %d) under opening=free: in the book %v, want %v", p.Text(), p.Ply(), ok, p.Ply() >= 2)
+		}
+	}
+	// Down the proof to its leaf: White's first move at each of its plies,
+	// Black's proved reply at each of Black's.
+	for p.Ply() < 6 {
+		v, m, ok := b.Lookup(&p)
+		if want := Loss; p.Turn() == game.Black {
+			want = Win
+			if !ok || v != want || m == 0 || !p.Legal(m) {
+				t.Fatalf("%s under opening=free: the book gives %v, %v, move %s; want Black's win and its move", p.Text(), v, ok, m)
+			}
+		} else if !ok || v != want {
+			t.Fatalf("%s under opening=free: the book gives %v, %v; want White's loss", p.Text(), v, ok)
+		} else {
+			var buf [cheversi.NumPieces * cheversi.NumSquares]cheversi.Move
+			m = p.GenerateMoves(buf[:0])[0]
+		}
+		p.Play(m)
+	}
+	v, _, ok := b.Lookup(&p)
+	got, err := NewSolver(SolverOptions{TableBytes: 1 << 24}).Solve(t.Context(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok || v != Loss || got.Value != Loss {
+		t.Errorf("%s under opening=free: the book gives %v (%v), the solver %v; want White's loss from both", p.Text(), v, ok, got.Value)
+	}
+}

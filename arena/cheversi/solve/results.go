@@ -42,6 +42,28 @@ type Entry struct {
 	Move      cheversi.Move     // a move achieving Value in Position, or 0
 	Positions uint64            // positions searched to solve it (0: derived from other entries)
 	Seconds   float64           // time taken
+	// Shared marks an entry read from the results of another rule set
+	// that gives the position the same value (see SharedFrom): solved
+	// there, not by this solve.
+	Shared bool
+}
+
+// SharedFrom returns the ply from which every position has the same value
+// under rule sets a and b, and false when no such ply is known: 0 for the
+// same rules, 2 for rules that differ only in their opening constraint
+// (which bears on White's first move and Black's, nothing after), so that
+// a solve of one can use the units of the other.
+func SharedFrom(a, b *cheversi.Rules) (int, bool) { return sharedFrom(a.Options(), b.Options()) }
+
+func sharedFrom(oa, ob cheversi.Options) (int, bool) {
+	if oa == ob {
+		return 0, true
+	}
+	oa.Opening = ob.Opening
+	if oa == ob {
+		return 2, true
+	}
+	return 0, false
 }
 
 // rulesLine returns the header line naming the rule set of opts.
@@ -68,6 +90,10 @@ type Results struct {
 // ErrRulesMismatch is returned when a results file was written for another
 // rule set.
 var ErrRulesMismatch = errors.New("results are for another rule set")
+
+// ErrDisagree is returned when two results files, or two lines of one,
+// give a position different values: one of them is wrong.
+var ErrDisagree = errors.New("results disagree")
 
 // ErrResultsLocked is returned by OpenResults when another process has the
 // results file open for appending.
@@ -108,7 +134,9 @@ func OpenResults(path string, rules *cheversi.Rules) (*Results, error) {
 	return r, nil
 }
 
-// ReadResults reads results files without opening any for writing.
+// ReadResults reads results files without opening any for writing: files
+// of rules, and files of rule sets that give positions the same values
+// from some ply on (see Merge).
 func ReadResults(rules *cheversi.Rules, paths ...string) (*Results, error) {
 	r := &Results{rules: rules, entries: map[uint64]Entry{}}
 	for _, p := range paths {
@@ -147,7 +175,7 @@ func (r *Results) read(f *os.File, name string, writable bool) error {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	want := rulesLine(r.rules)
+	var from *sharing // the file is another rule set's
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		switch {
@@ -157,20 +185,78 @@ func (r *Results) read(f *os.File, name string, writable bool) error {
 			}
 			continue
 		case n == 2:
-			if line != want {
-				return fmt.Errorf("%s:2: %w: %s (give the solve the same --rules and --set)", name, ErrRulesMismatch, rulesDiff(line, r.rules))
+			var err error
+			if from, err = r.header(line, writable); err != nil {
+				return fmt.Errorf("%s:2: %w", name, err)
 			}
 			continue
 		case line == "" || line[0] == '#':
 			continue
 		}
-		e, err := r.parse(line)
+		e, keep, err := r.parseFrom(line, from)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", name, n, err)
 		}
-		r.entries[e.Key] = e
+		if !keep {
+			continue
+		}
+		old, ok := r.entries[e.Key]
+		if ok && old.Value != e.Value {
+			return fmt.Errorf("%s:%d: %w: %s is a %s here, a %s in an entry read before", name, n, ErrDisagree, e.Position.Text(), e.Value, old.Value)
+		}
+		if !ok || !e.Shared {
+			r.entries[e.Key] = e
+		}
 	}
 	return sc.Err()
+}
+
+// sharing is a results file of another rule set whose values r takes from
+// ply on.
+type sharing struct {
+	rules *cheversi.Rules
+	ply   int
+}
+
+// header checks a results file's rules line: r's own (nil), or, for a file
+// only read, another rule set's that gives positions the same values from
+// some ply on (see SharedFrom).
+func (r *Results) header(line string, writable bool) (*sharing, error) {
+	if line == rulesLine(r.rules) {
+		return nil, nil
+	}
+	mismatch := fmt.Errorf("%w: %s (give the solve the same --rules and --set)", ErrRulesMismatch, rulesDiff(line, r.rules))
+	theirs, err := parseRulesLine(line)
+	if err != nil || writable {
+		return nil, mismatch
+	}
+	ply, ok := SharedFrom(theirs, r.rules)
+	if !ok {
+		return nil, mismatch
+	}
+	return &sharing{rules: theirs, ply: ply}, nil
+}
+
+// parseFrom decodes an entry line of r's own file (from nil) or of another
+// rule set's, which keep says whether to take: a position from the ply
+// on which the two rule sets agree, legal under r's rules.
+func (r *Results) parseFrom(line string, from *sharing) (e Entry, keep bool, err error) {
+	if from == nil {
+		e, err = r.parse(line)
+		return e, err == nil, err
+	}
+	if e, err = ParseEntry(from.rules, line); err != nil {
+		return Entry{}, false, err
+	}
+	if e.Position.Ply() < from.ply {
+		return Entry{}, false, nil
+	}
+	p, err := r.rules.ParsePosition(e.Position.Text())
+	if err != nil {
+		return Entry{}, false, nil // a position r's game never reaches
+	}
+	e.Position, e.Shared = p, true
+	return e, true, nil
 }
 
 // parseRulesLine returns the rule set a results file's rules line names.
@@ -363,8 +449,10 @@ func (r *Results) Close() error {
 	return err
 }
 
-// Merge reads the entries of another results file of the same rule set into
-// r, in memory only.
+// Merge reads the entries of another results file into r, in memory only:
+// one of the same rule set, or of a rule set that gives positions the same
+// values from some ply on (see SharedFrom), whose entries from that ply on
+// are taken, marked Shared.
 func (r *Results) Merge(path string) error {
 	f, err := os.Open(path)
 	if err != nil {

@@ -95,3 +95,151 @@ func TestResultsFile(t *testing.T) {
 		t.Errorf("komi -1 reader: %v, want it to end %q", err, want)
 	}
 }
+
+func TestSharedFrom(t *testing.T) {
+	rulesOf := func(preset string, sets ...string) *cheversi.Rules {
+		t.Helper()
+		var s []game.Setting
+		for _, kv := range sets {
+			k, v, _ := strings.Cut(kv, "=")
+			s = append(s, game.Setting{Key: k, Value: v})
+		}
+		r, err := cheversi.New(preset, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	base := rulesOf("cheversi")
+	for _, c := range []struct {
+		name  string
+		other *cheversi.Rules
+		ply   int
+		ok    bool
+	}{
+		{"same rules", rulesOf("cheversi"), 0, true},
+		{"opening free", rulesOf("cheversi", "opening=free"), 2, true},
+		{"opening king-queen", rulesOf("cheversi", "opening=king-queen"), 2, true},
+		{"komi", rulesOf("cheversi", "komi=-1"), 0, false},
+		{"opening and komi", rulesOf("cheversi", "opening=free", "komi=-1"), 0, false},
+		{"touch", rulesOf("cheversi", "touch=any"), 0, false},
+		{"another preset", rulesOf("cheversi-classic"), 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, pair := range [][2]*cheversi.Rules{{base, c.other}, {c.other, base}} {
+				if ply, ok := SharedFrom(pair[0], pair[1]); ply != c.ply || ok != c.ok {
+					t.Errorf("SharedFrom = %d, %v; want %d, %v", ply, ok, c.ply, c.ok)
+				}
+			}
+		})
+	}
+}
+
+// TestResultsShared reads the results of cheversi under opening=free: the
+// positions from ply 2 on are taken (as positions of the reader's rules,
+// marked Shared), earlier ones are not, a file of other rules is refused,
+// and so is one that contradicts what was read before. A solve never
+// appends to another rule set's file.
+func TestResultsShared(t *testing.T) {
+	rules, _ := cheversi.New("cheversi", nil)
+	free, err := cheversi.New("cheversi", []game.Setting{{Key: "opening", Value: "free"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	theirs := filepath.Join(dir, "cheversi.txt")
+	res, err := OpenResults(theirs, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rules.StartPosition()
+	var written []Entry
+	for _, m := range []string{"K@d4", "Q@e5", "Q@e4", "N@c5"} {
+		mv, err := p.ParseMove(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Play(mv)
+		e := Entry{Key: CanonicalKey(&p), Position: p, Value: Win, Positions: 10, Seconds: 1}
+		if err := res.Add(e); err != nil {
+			t.Fatal(err)
+		}
+		written = append(written, e)
+	}
+	res.Close()
+
+	got, err := ReadResults(free, theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range written {
+		e, ok := got.GetKey(w.Key)
+		if want := w.Position.Ply() >= 2; ok != want {
+			t.Errorf("%s (ply %d): read %v, want %v", w.Position.Text(), w.Position.Ply(), ok, want)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if !e.Shared || e.Value != w.Value || e.Position.Text() != w.Position.Text() {
+			t.Errorf("%s: %+v, want it shared with value %s", w.Position.Text(), e, w.Value)
+		}
+		// The position is the reader's: under opening=free White may place
+		// any piece where cheversi allows only the King, and that shows in
+		// its moves only at ply 0, so check the options the position holds.
+		if want, _ := free.ParsePosition(w.Position.Text()); e.Position != want {
+			t.Errorf("%s: the position is not read under the reader's rules", w.Position.Text())
+		}
+	}
+
+	// The reader's own file, opened for appending beside the other, is
+	// the only one written to: an entry the other file has is not solved
+	// or written again, a new one goes to the own file.
+	before, _ := os.ReadFile(theirs)
+	ownPath := filepath.Join(dir, "results.txt")
+	own, err := OpenResults(ownPath, free)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := own.Merge(theirs); err != nil {
+		t.Fatal(err)
+	}
+	q := written[3].Position
+	mv, _ := q.ParseMove("B@c6")
+	q.Play(mv)
+	for _, e := range []Entry{{Key: written[3].Key, Position: written[3].Position, Value: Loss}, {Key: CanonicalKey(&q), Position: q, Value: Draw}} {
+		if err := own.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own.Close()
+	if after, _ := os.ReadFile(theirs); string(after) != string(before) {
+		t.Error("the other rule set's file was written to")
+	}
+	if data, _ := os.ReadFile(ownPath); strings.Count(string(data), "\n") != 3 || !strings.Contains(string(data), q.Text()) {
+		t.Errorf("own file:\n%s\nwant its header and the one new entry", data)
+	}
+	// Opening the other rule set's file for appending is refused.
+	if _, err := OpenResults(theirs, free); !errors.Is(err, ErrRulesMismatch) {
+		t.Errorf("appending to cheversi's file under opening=free: %v, want ErrRulesMismatch", err)
+	}
+	// Rules that differ in more than the opening are refused.
+	komi, _ := cheversi.New("cheversi", []game.Setting{{Key: "opening", Value: "free"}, {Key: "komi", Value: "-1"}})
+	if _, err := ReadResults(komi, theirs); !errors.Is(err, ErrRulesMismatch) {
+		t.Errorf("opening=free komi=-1 reader: %v, want ErrRulesMismatch", err)
+	}
+	// A file of the reader's rules that says written[3] is lost where
+	// cheversi's says won: read together, they disagree, in either order.
+	wrong := filepath.Join(t.TempDir(), "wrong.txt")
+	w, err := OpenResults(wrong, free)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Add(Entry{Key: written[3].Key, Position: written[3].Position, Value: Loss})
+	w.Close()
+	for _, order := range [][]string{{theirs, wrong}, {wrong, theirs}} {
+		if _, err := ReadResults(free, order...); !errors.Is(err, ErrDisagree) {
+			t.Errorf("reading %v: %v, want ErrDisagree", order, err)
+		}
+	}
+}

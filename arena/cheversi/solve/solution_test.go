@@ -26,6 +26,9 @@ func TestStartSolution(t *testing.T) {
 		// A draw at least under komi 0 says nothing of komi 1 for Black.
 		{[]game.Setting{{Key: "opening", Value: "free"}, {Key: "komi", Value: "1"}}, "", ""},
 		{[]game.Setting{{Key: "opening", Value: "free"}, {Key: "komi", Value: "-0.5"}}, "white wins", "white level or ahead before komi"},
+		// Proved from cheversi's units, which it shares from ply 2 on.
+		{[]game.Setting{{Key: "opening", Value: "king-queen"}}, "black wins", "black wins with perfect play; best play leaves black exactly 2 points ahead"},
+		{[]game.Setting{{Key: "opening", Value: "king-queen"}, {Key: "komi", Value: "-2"}}, "draw", "perfect play draws"},
 		{[]game.Setting{{Key: "touch", Value: "none"}}, "", ""},
 	}
 	for _, tt := range tests {
