@@ -225,16 +225,12 @@ func (r *Results) header(line string, writable bool) (*sharing, error) {
 	if line == rulesLine(r.rules) {
 		return nil, nil
 	}
-	mismatch := fmt.Errorf("%w: %s (give the solve the same --rules and --set)", ErrRulesMismatch, rulesDiff(line, r.rules))
-	theirs, err := parseRulesLine(line)
-	if err != nil || writable {
-		return nil, mismatch
+	if theirs, err := parseRulesLine(line); err == nil && !writable {
+		if ply, ok := SharedFrom(theirs, r.rules); ok {
+			return &sharing{rules: theirs, ply: ply}, nil
+		}
 	}
-	ply, ok := SharedFrom(theirs, r.rules)
-	if !ok {
-		return nil, mismatch
-	}
-	return &sharing{rules: theirs, ply: ply}, nil
+	return nil, fmt.Errorf("%w: %s (give the solve the same --rules and --set)", ErrRulesMismatch, rulesDiff(line, r.rules))
 }
 
 // parseFrom decodes an entry line of r's own file (from nil) or of another
@@ -245,18 +241,17 @@ func (r *Results) parseFrom(line string, from *sharing) (e Entry, keep bool, err
 		e, err = r.parse(line)
 		return e, err == nil, err
 	}
-	if e, err = ParseEntry(from.rules, line); err != nil {
-		return Entry{}, false, err
-	}
-	if e.Position.Ply() < from.ply {
+	// Read as r's own line; only a line that fails so is read again under
+	// its own rules, to tell a position r's game never reaches (left out)
+	// from a bad line.
+	if e, err = r.parse(line); err != nil {
+		if _, err := ParseEntry(from.rules, line); err != nil {
+			return Entry{}, false, err
+		}
 		return Entry{}, false, nil
 	}
-	p, err := r.rules.ParsePosition(e.Position.Text())
-	if err != nil {
-		return Entry{}, false, nil // a position r's game never reaches
-	}
-	e.Position, e.Shared = p, true
-	return e, true, nil
+	e.Shared = true
+	return e, e.Position.Ply() >= from.ply, nil
 }
 
 // parseRulesLine returns the rule set a results file's rules line names.
