@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -384,6 +385,44 @@ func TestSolvedDoc(t *testing.T) {
 	if *solvedUpdate {
 		if err := os.WriteFile(solvedDoc, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestShippedProofsFollowFromUnits writes each shipped proof's bounds again
+// from the committed results files (those of its rule set and of the rule
+// sets that share its positions, as "arena solve proof" reads them from a
+// directory) and checks they are what the proof shows: no proof is shipped
+// that the committed units do not give, and none is left behind units that
+// show more.
+func TestShippedProofsFollowFromUnits(t *testing.T) {
+	solves := committedSolves(t)
+	for _, name := range solve.ShippedProofs() {
+		pr, err := solve.ReadShippedProof(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, cs := range solves {
+			if _, ok := solve.SharedFrom(pr.Rules, cs.rules); ok {
+				paths = append(paths, cs.path)
+			}
+		}
+		if len(paths) == 0 {
+			t.Errorf("%s: no committed results file of its rules or of rules sharing its positions", name)
+			continue
+		}
+		res, err := solve.ReadResults(pr.Rules, paths...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b, _, err := solve.WriteProof(io.Discard, pr.Rules, &pr.Root, pr.Cut, res)
+		if err != nil {
+			t.Errorf("%s: the committed units do not give its proof: %v", name, err)
+			continue
+		}
+		if b != pr.Shown {
+			t.Errorf("%s: the committed units show %v, the proof %v", name, b, pr.Shown)
 		}
 	}
 }
