@@ -22,10 +22,11 @@ func TestStartSolution(t *testing.T) {
 		{[]game.Setting{{Key: "komi", Value: "-1.5"}}, "black wins", "black exactly 2 points ahead before komi"},
 		{[]game.Setting{{Key: "komi", Value: "-2.5"}}, "white wins", "black exactly 2 points ahead before komi"},
 		{[]game.Setting{{Key: "komi", Value: "3"}}, "black wins", "before komi"},
-		{[]game.Setting{{Key: "opening", Value: "free"}}, "white at least draws", "white does not lose with perfect play (at least a draw; a win not proved); best play leaves white level or ahead"},
-		// A draw at least under komi 0 says nothing of komi 1 for Black.
-		{[]game.Setting{{Key: "opening", Value: "free"}, {Key: "komi", Value: "1"}}, "", ""},
-		{[]game.Setting{{Key: "opening", Value: "free"}, {Key: "komi", Value: "-0.5"}}, "white wins", "white level or ahead before komi"},
+		// A draw under komi 0 is a margin of exactly 0, which decides
+		// every other komi.
+		{[]game.Setting{{Key: "opening", Value: "free"}}, "draw", "perfect play draws; best play leaves the scores level"},
+		{[]game.Setting{{Key: "opening", Value: "free"}, {Key: "komi", Value: "1"}}, "black wins", "black wins with perfect play; best play leaves the scores level before komi"},
+		{[]game.Setting{{Key: "opening", Value: "free"}, {Key: "komi", Value: "-0.5"}}, "white wins", "the scores level before komi"},
 		// Proved from cheversi's units, which it shares from ply 2 on.
 		{[]game.Setting{{Key: "opening", Value: "king-queen"}}, "black wins", "black wins with perfect play; best play leaves black exactly 2 points ahead"},
 		{[]game.Setting{{Key: "opening", Value: "king-queen"}, {Key: "komi", Value: "-2"}}, "draw", "perfect play draws"},
