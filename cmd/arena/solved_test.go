@@ -426,3 +426,42 @@ func TestShippedProofsFollowFromUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusFollowsItsMoves checks, on the committed opening=free units,
+// that what "arena solve --status" says of a position follows from what it
+// says of its moves: at least the best of their lower bounds, at most the
+// best of their upper bounds. (The walk that answers a position's tests
+// can meet a transposition before its value is known; the status asks its
+// moves first.) The root and White's ten Rook first moves.
+func TestStatusFollowsItsMoves(t *testing.T) {
+	var free *committedSolve
+	for _, cs := range committedSolves(t) {
+		if len(cs.sets) == 1 && cs.sets[0] == "opening=free" {
+			free = &cs
+		}
+	}
+	if free == nil {
+		t.Fatal("no committed opening=free results")
+	}
+	start := free.rules.StartPosition()
+	positions := []cheversi.Position{start}
+	for _, sq := range []string{"a1", "b1", "c1", "d1", "b2", "c2", "d2", "c3", "d3", "d4"} {
+		p := start
+		m, err := cheversi.ParseMove("R@" + sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Play(m)
+		positions = append(positions, p)
+	}
+	for _, p := range positions {
+		st := solve.StatusOf(free.res, &p, 6)
+		lo, hi := solve.Loss, solve.Loss
+		for _, m := range st.Moves {
+			lo, hi = max(lo, m.Lo), max(hi, m.Hi)
+		}
+		if st.Lo < lo || st.Hi > hi {
+			t.Errorf("%s: status %v..%v, its moves show %v..%v", p.Text(), st.Lo, st.Hi, lo, hi)
+		}
+	}
+}

@@ -390,14 +390,15 @@ func StatusOf(res *Results, p *cheversi.Position, cut int) Status {
 	w := newWalker(res, cut)
 	w.eval(p)
 	frontier := len(w.frontier)
+	var st Status
+	if p.Ply() < cut {
+		for _, c := range children(p) {
+			b := w.bounds(&c.pos)
+			st.Moves = append(st.Moves, MoveStatus{Move: c.move, Value: b.Lo.Neg(), Known: b.Exact(), Lo: b.Hi.Neg(), Hi: b.Lo.Neg()})
+		}
+	}
+	// The position's own bounds last, when the walk knows its moves'.
 	b := w.bounds(p)
-	st := Status{Value: b.Lo, Known: b.Exact(), Lo: b.Lo, Hi: b.Hi, Frontier: frontier}
-	if p.Ply() >= cut {
-		return st
-	}
-	for _, c := range children(p) {
-		b := w.bounds(&c.pos)
-		st.Moves = append(st.Moves, MoveStatus{Move: c.move, Value: b.Lo.Neg(), Known: b.Exact(), Lo: b.Hi.Neg(), Hi: b.Lo.Neg()})
-	}
+	st.Value, st.Known, st.Lo, st.Hi, st.Frontier = b.Lo, b.Exact(), b.Lo, b.Hi, frontier
 	return st
 }
