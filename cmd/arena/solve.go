@@ -327,7 +327,11 @@ func fromBook(out io.Writer, p *cheversi.Position) bool {
 	bd, m := b.Bounds(p)
 	if !bd.Exact() {
 		if bd.Lo > solve.Loss || bd.Hi < solve.Win {
-			fmt.Fprintf(out, "proved    %s, by the proofs shipped with the solver; searching for the value\n", shownText(p, bd))
+			with := ""
+			if bd.Lo > solve.Loss && m != 0 {
+				with = " with " + m.String()
+			}
+			fmt.Fprintf(out, "proved    %s%s, by the proofs shipped with the solver; searching for the value\n", shownText(p, bd), with)
 		}
 		return false
 	}

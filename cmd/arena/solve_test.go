@@ -96,7 +96,8 @@ func TestSolveFromBook(t *testing.T) {
 			}
 		}
 	}
-	// Under komi -2 after White's King on d4 the proofs show a bound only.
+	// Under komi -2 after White's King on d4 the proofs show a bound only,
+	// and the reply that holds it.
 	cmd, sc := startArenaStdout(t, "solve", "--set", "komi=-2", "--moves", "K@d4")
 	var lines []string
 	for len(lines) < 2 && sc.Scan() {
@@ -104,7 +105,7 @@ func TestSolveFromBook(t *testing.T) {
 	}
 	cmd.Process.Signal(os.Interrupt)
 	cmd.Wait()
-	if want := "proved    at least a draw for black (a win not known yet), by the proofs shipped with the solver; searching for the value"; len(lines) < 2 || lines[1] != want {
+	if want := "proved    at least a draw for black (a win not known yet) with Q@c3, by the proofs shipped with the solver; searching for the value"; len(lines) < 2 || lines[1] != want {
 		t.Errorf("arena solve --set komi=-2 --moves K@d4 begins %q, want its second line %q", lines, want)
 	}
 }
