@@ -574,3 +574,52 @@ func (p *Position) whyNotBishopsOpposite(pc Piece, b uint64) string {
 	}
 	return fmt.Sprintf("the second bishop must go on a %s square (bishops_opposite)", colour)
 }
+
+// Parents appends to dst the positions from which one legal move leads to
+// p or to a position that hashes as p does (Hash: the same pieces, and a
+// last placed square that differs only where no rule depends on it), and
+// returns it. Each is such a position with its last placed piece taken back
+// and, for the last square before it, one of the previous mover's pieces
+// that could have been placed last (none at ply 1).
+func (p *Position) Parents(dst []Position) []Position {
+	if p.ply == 0 {
+		return dst
+	}
+	c := (p.ply - 1) & 1
+	h := p.Hash()
+	for b := p.occ[c]; b != 0; b &= b - 1 {
+		q := *p
+		q.last = uint8(bits.TrailingZeros64(b)) + 1
+		if q.Hash() == h {
+			dst = q.parentsOfLast(dst)
+		}
+	}
+	return dst
+}
+
+// parentsOfLast appends the parents of p whose move placed the piece on
+// p's last square.
+func (p *Position) parentsOfLast(dst []Position) []Position {
+	sq := Square(p.last - 1)
+	pc, c, ok := p.PieceAt(sq)
+	if !ok {
+		return dst
+	}
+	m := NewMove(pc, sq)
+	q := *p
+	q.unplace(uint8(c), pc, sq, 0)
+	if q.ply == 0 {
+		if q.Legal(m) {
+			dst = append(dst, q)
+		}
+		return dst
+	}
+	for b := q.occ[c^1]; b != 0; b &= b - 1 {
+		r := q
+		r.last = uint8(bits.TrailingZeros64(b)) + 1
+		if r.Legal(m) {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}

@@ -164,3 +164,48 @@ func checkPosition(t *testing.T, r *Rules, st *State, ref *refBoard, history []s
 		t.Errorf("after %v: reparsed position differs", history)
 	}
 }
+
+// TestParents plays random games and checks, at every ply, that the
+// position before the move is among the parents of the position after it,
+// and that every parent leads by one legal move to it or to a position
+// that hashes alike.
+func TestParents(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, rules := range ruleSetsForRandomGames(t) {
+		for range 30 {
+			p := rules.StartPosition()
+			for !p.Over() {
+				moves := p.GenerateMoves(nil)
+				m := moves[r.IntN(len(moves))]
+				before := p
+				p.Play(m)
+				parents := p.Parents(nil)
+				if !slices.Contains(parents, before) {
+					t.Fatalf("%s: %s after %s: the parents %d leave it out", rules.Preset(), p.Text(), m, len(parents))
+				}
+				for _, q := range parents {
+					if !leadsTo(&q, &p) {
+						t.Fatalf("%s: no legal move of the parent %s leads to %s", rules.Preset(), q.Text(), p.Text())
+					}
+				}
+			}
+		}
+	}
+	var start Position
+	if got := start.Parents(nil); len(got) != 0 {
+		t.Errorf("the empty board has parents: %v", got)
+	}
+}
+
+// leadsTo reports whether a legal move of q leads to a position with p's
+// pieces and hash.
+func leadsTo(q, p *Position) bool {
+	for _, m := range q.GenerateMoves(nil) {
+		r := *q
+		r.Play(m)
+		if r.pieces == p.pieces && r.Hash() == p.Hash() {
+			return true
+		}
+	}
+	return false
+}

@@ -31,8 +31,14 @@
 // it waits for a position's first move before its others (most positions
 // are decided by their first move), and once the first move is known not
 // to settle it, solves all the others at once ("young brothers wait", as
-// in parallel alpha-beta). Positions that are images of each other under
-// the eight symmetries of the board are one unit.
+// in parallel alpha-beta). The order is the history heuristic's: the moves
+// that settled most tests at the same ply before come first, then the
+// solver's order. The bounds the units show are also computed upward, from
+// each solved position to its parents (a position's bounds from all its
+// moves'), so a walk in any order of moves sees what another settled: the
+// proof writer's and a status's, and the driver's own after a restart.
+// Positions that are images of each other under the eight symmetries of the
+// board are one unit.
 //
 // # Proofs
 //

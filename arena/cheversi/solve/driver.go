@@ -72,9 +72,10 @@ func (d *Driver) Run(ctx context.Context, root *cheversi.Position) (Value, error
 	}
 	running := map[uint64]bool{}
 	moves := &moveCache{m: map[uint64][]keyedMove{}}
+	up, hist := newUpward(d.Results, root.Ply()), newHistory()
 	for {
 		w := newWalker(d.Results, d.Cut)
-		w.moves = moves
+		w.moves, w.up, w.hist = moves, up, hist
 		if k := w.eval(root); k.ok {
 			return k.v, nil
 		}
@@ -114,6 +115,7 @@ func (d *Driver) Run(ctx context.Context, root *cheversi.Position) (Value, error
 		if err := d.Results.Add(u.Entry); err != nil {
 			return 0, fmt.Errorf("recording a solved position: %w", err)
 		}
+		up.raise(&u.Entry.Position)
 		if d.Progress != nil {
 			d.Progress(u.Entry, len(w.frontier)-1)
 		}

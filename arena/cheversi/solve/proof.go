@@ -133,6 +133,7 @@ var ErrIncomplete = errors.New("the results do not prove the value yet")
 // It returns what the proof shows and the number of leaves.
 func WriteProof(w io.Writer, rules *cheversi.Rules, root *cheversi.Position, cut int, res *Results) (Bounds, int, error) {
 	wk := newWalker(res, cut)
+	wk.up = newUpward(res, root.Ply())
 	b := wk.bounds(root)
 	if b.Lo == Loss && b.Hi == Win {
 		return Bounds{}, 0, fmt.Errorf("%w: %d units needed", ErrIncomplete, len(wk.frontier))

@@ -1,6 +1,8 @@
 package solve
 
 import (
+	"slices"
+
 	"github.com/arena-games/arena/arena/cheversi"
 )
 
@@ -124,6 +126,60 @@ type walker struct {
 	// learned counts the tests answered above the cut, and asked its
 	// value when the pending marks were last cleared (see settle).
 	learned, asked int
+
+	// up, when not nil, holds the bounds that follow from the results
+	// whatever the order of the moves (see upward).
+	up *upward
+
+	// hist, when not nil, orders the moves of each position the walk
+	// expands for the first time (see history).
+	hist *history
+}
+
+// history counts, for each ply and move, the tests above the cut the move
+// settled where one move was enough (the history heuristic of alpha-beta
+// search): a move that refuted one position's test at a ply is likely to
+// refute its siblings'. A Driver's walks order the moves of a position they
+// meet for the first time by these counts, the most successful first, ties
+// in the solver's order; the order changes what the driver solves first,
+// never a value, and with upward any walk sees what another order settled.
+type history struct {
+	count   map[plyMove]int
+	settled map[testKey]bool // tests already counted
+}
+
+type plyMove struct {
+	ply  int
+	move cheversi.Move
+}
+
+type testKey struct {
+	key uint64
+	t   Value
+}
+
+func newHistory() *history {
+	return &history{count: map[plyMove]int{}, settled: map[testKey]bool{}}
+}
+
+// good counts move m, which settled the test t of the position of
+// canonical hash key at ply, once for that position and test.
+func (h *history) good(ply int, m cheversi.Move, key uint64, t Value) {
+	if h == nil || h.settled[testKey{key, t}] {
+		return
+	}
+	h.settled[testKey{key, t}] = true
+	h.count[plyMove{ply, m}]++
+}
+
+// order sorts the moves of a position at ply by their counts, stably.
+func (h *history) order(ply int, kms []keyedMove) {
+	if h == nil {
+		return
+	}
+	slices.SortStableFunc(kms, func(a, b keyedMove) int {
+		return h.count[plyMove{ply, b.move}] - h.count[plyMove{ply, a.move}]
+	})
 }
 
 func newWalker(res *Results, cut int) *walker {
@@ -162,6 +218,7 @@ func (w *walker) movesOf(p *cheversi.Position) []keyedMove {
 	for i, c := range cs {
 		km[i] = keyedMove{c.move, c.key}
 	}
+	w.hist.order(p.Ply(), km)
 	if w.moves != nil {
 		if len(w.moves.m) >= maxCachedPositions {
 			w.moves.m = map[uint64][]keyedMove{}
@@ -239,7 +296,7 @@ func (w *walker) test(p *cheversi.Position, key uint64, t Value) answer {
 			w.frontier = append(w.frontier, *p)
 		}
 	} else {
-		a = w.testMoves(p, t)
+		a = w.testMoves(p, key, t)
 	}
 	switch a {
 	case yes:
@@ -285,11 +342,12 @@ func (w *walker) settle(p *cheversi.Position, t Value) answer {
 // moves: p is at least t when one move leads to a position below 1-t for
 // the opponent (at most -t), and below t when every move leads to one at
 // least 1-t.
-func (w *walker) testMoves(p *cheversi.Position, t Value) answer {
+func (w *walker) testMoves(p *cheversi.Position, key uint64, t Value) answer {
 	kms := w.movesOf(p)
 	// A move already known to settle the test settles it at once.
 	for _, km := range kms {
 		if b, ok := w.known(km.key); ok && b.Hi < 1-t {
+			w.hist.good(p.Ply(), km.move, key, t)
 			return yes
 		}
 	}
@@ -299,6 +357,7 @@ func (w *walker) testMoves(p *cheversi.Position, t Value) answer {
 		q.Play(km.move)
 		switch w.test(&q, km.key, 1-t) {
 		case no:
+			w.hist.good(p.Ply(), km.move, key, t)
 			return yes
 		case unknown:
 			all = false
@@ -319,6 +378,9 @@ func (w *walker) testMoves(p *cheversi.Position, t Value) answer {
 func (w *walker) known(key uint64) (Bounds, bool) {
 	if m, ok := w.memo[key]; ok {
 		return m.Bounds, true
+	}
+	if w.up != nil {
+		return w.up.known(key)
 	}
 	if e, ok := w.res.GetKey(key); ok {
 		return Bounds{Lo: e.Value, Hi: e.Value}, true
@@ -388,6 +450,7 @@ type MoveStatus struct {
 // StatusOf returns what res tells of p, solved in units at the cut ply.
 func StatusOf(res *Results, p *cheversi.Position, cut int) Status {
 	w := newWalker(res, cut)
+	w.up = newUpward(res, p.Ply())
 	w.eval(p)
 	frontier := len(w.frontier)
 	var st Status
