@@ -283,6 +283,7 @@ func (w *walker) test(p *cheversi.Position, key uint64, t Value) answer {
 	}
 	switch {
 	case m.Lo >= t:
+		w.countSettler(p, key, t)
 		return yes
 	case m.Hi < t:
 		return no
@@ -310,6 +311,23 @@ func (w *walker) test(p *cheversi.Position, key uint64, t Value) answer {
 	}
 	w.memo[key] = m
 	return a
+}
+
+// countSettler counts in the history the move that settles the test t of
+// p, of canonical hash key, when p is known to pass it (from a move known
+// to, for the bounds computed upward answer it before the walk looks at
+// its moves): once for each position and test.
+func (w *walker) countSettler(p *cheversi.Position, key uint64, t Value) {
+	if w.hist == nil || p.Ply() >= w.cut || w.hist.settled[testKey{key, t}] {
+		return
+	}
+	for _, km := range w.movesOf(p) {
+		if b, ok := w.known(km.key); ok && b.Hi < 1-t {
+			w.hist.good(p.Ply(), km.move, key, t)
+			return
+		}
+	}
+	w.hist.settled[testKey{key, t}] = true
 }
 
 // settle is atLeast, answered as far as the known values allow whatever

@@ -106,7 +106,7 @@ func TestProofAfterHistoryOrder(t *testing.T) {
 // TestUpwardSeesAnyOrder solves the units under one move of a position,
 // not its first: a walk from the position waits on its first move, not
 // known, and cannot tell; with the bounds computed upward it sees that the
-// move holds what it holds.
+// move holds what it holds, and the history counts the move.
 func TestUpwardSeesAnyOrder(t *testing.T) {
 	rules, err := cheversi.New("cheversi", nil)
 	if err != nil {
@@ -151,9 +151,14 @@ func TestUpwardSeesAnyOrder(t *testing.T) {
 			missed++
 		}
 		w = newWalker(res, 13)
-		w.up = newUpward(res, p.Ply())
+		w.up, w.hist = newUpward(res, p.Ply()), newHistory()
 		if b := w.bounds(&p); b.Lo < lo {
 			t.Errorf("%s: %s holds %v, the walk with the bounds upward shows %v", p.Text(), c.move, lo, b)
+		}
+		// The move that settled it counts in the history, although the
+		// walk had p's bound before it looked at p's moves.
+		if n := w.hist.count[plyMove{p.Ply(), c.move}]; n == 0 {
+			t.Errorf("%s: %s settled a test and the history has %v", p.Text(), c.move, w.hist.count)
 		}
 		res.Close()
 	}
