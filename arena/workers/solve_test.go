@@ -95,6 +95,12 @@ func TestWorkersSolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer res.Close()
+	// A worker started before the coordinator looks for it once a second;
+	// the solve takes about that long, so it waits for both to be there
+	// (they see the solve at once then) before handing out units.
+	for _, l := range []*logLines{log1, log2} {
+		waitForLine(t, l, "connected to NATS")
+	}
 	d := &solve.Driver{Results: res, Cut: cut, Pool: pool}
 	got, err := d.Run(ctx, &root)
 	if cerr := pool.Close(ctx, err == nil); cerr != nil {
@@ -354,5 +360,16 @@ func BenchmarkSolveTransport(b *testing.B) {
 			}
 			b.ReportMetric(float64(units)/b.Elapsed().Seconds(), "units/s")
 		})
+	}
+}
+
+// waitForLine waits until log has a line with s, for up to 30 seconds.
+func waitForLine(t *testing.T, log *logLines, s string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(log.String(), s); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in 30s:\n%s", s, log)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
