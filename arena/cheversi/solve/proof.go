@@ -195,7 +195,7 @@ func (pw *proofWriter) write(p *cheversi.Position, c claim) error {
 		return err
 	}
 	for _, ch := range children(p) {
-		if pw.wk.settle(&ch.pos, -c.t) != yes {
+		if pw.wk.atLeast(&ch.pos, -c.t) != yes {
 			return fmt.Errorf("%w: %s after %s is not shown to be at least a %s", ErrIncomplete, ch.move, p.Text(), -c.t)
 		}
 		if err := pw.write(&ch.pos, claim{-c.t, true}); err != nil {
@@ -213,7 +213,7 @@ func (pw *proofWriter) writeMove(p *cheversi.Position, c claim) error {
 		tag = tagWin
 	}
 	for i, ch := range children(p) {
-		if pw.wk.settle(&ch.pos, 1-c.t) != no {
+		if pw.wk.atLeast(&ch.pos, 1-c.t) != no {
 			continue
 		}
 		pw.w.WriteByte(tag)

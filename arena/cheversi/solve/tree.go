@@ -87,7 +87,8 @@ type memoEntry struct {
 	Bounds
 	// pending marks the thresholds (index t) whose test was found not to
 	// follow from what the walk knew then: asked again, it is taken as
-	// still not known (see walker.settle).
+	// still not known (the upward bounds are what a walk in another order
+	// would have found).
 	pending [2]bool
 }
 
@@ -122,10 +123,6 @@ type walker struct {
 	// walks (a Driver walks after every unit; generating the moves and
 	// their positions' canonical hashes is most of a walk's time).
 	moves *moveCache
-
-	// learned counts the tests answered above the cut, and asked its
-	// value when the pending marks were last cleared (see settle).
-	learned, asked int
 
 	// up, when not nil, holds the bounds that follow from the results
 	// whatever the order of the moves (see upward).
@@ -250,8 +247,8 @@ func (w *walker) eval(p *cheversi.Position) known {
 // move: both tests asked, whatever the first one's answer (eval stops at
 // an unknown first test).
 func (w *walker) bounds(p *cheversi.Position) Bounds {
-	w.settle(p, Draw)
-	w.settle(p, Win)
+	w.atLeast(p, Draw)
+	w.atLeast(p, Win)
 	return w.peek(p, CanonicalKey(p))
 }
 
@@ -302,10 +299,8 @@ func (w *walker) test(p *cheversi.Position, key uint64, t Value) answer {
 	switch a {
 	case yes:
 		m.Lo = t
-		w.learned++
 	case no:
 		m.Hi = t - 1
-		w.learned++
 	default:
 		m.pending[t] = true
 	}
@@ -328,32 +323,6 @@ func (w *walker) countSettler(p *cheversi.Position, key uint64, t Value) {
 		}
 	}
 	w.hist.settled[testKey{key, t}] = true
-}
-
-// settle is atLeast, answered as far as the known values allow whatever
-// the order in which the walk met the positions. A test can be left
-// unknown when its first move's is (the young brothers wait), although a
-// later move settles it, and then stays so for the walk (pending); met
-// first by another path, where a transposition's value was already known,
-// the same test is answered. So when the answer is not known and the walk
-// has answered other tests since the pending marks were last cleared,
-// settle clears them and asks again, until nothing more is learned. (A
-// Driver's walk does without: an answer it misses there costs units, not
-// a wrong value; a proof and a status must not miss one.)
-func (w *walker) settle(p *cheversi.Position, t Value) answer {
-	for {
-		a := w.atLeast(p, t)
-		if a != unknown || w.learned == w.asked {
-			return a
-		}
-		w.asked = w.learned
-		for k, m := range w.memo {
-			if m.pending != [2]bool{} {
-				m.pending = [2]bool{}
-				w.memo[k] = m
-			}
-		}
-	}
 }
 
 // testMoves answers atLeast for a position above the cut ply from its
