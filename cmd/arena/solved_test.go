@@ -354,6 +354,9 @@ func errorTables(t *testing.T) string {
 }
 
 func TestSolvedDoc(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the tables from every committed results file (go test without -short runs it)")
+	}
 	data, err := os.ReadFile(solvedDoc)
 	if err != nil {
 		t.Fatal(err)
@@ -396,6 +399,9 @@ func TestSolvedDoc(t *testing.T) {
 // that the committed units do not give, and none is left behind units that
 // show more.
 func TestShippedProofsFollowFromUnits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("walks every committed results file (go test without -short runs it)")
+	}
 	solves := committedSolves(t)
 	for _, name := range solve.ShippedProofs() {
 		pr, err := solve.ReadShippedProof(name)
@@ -434,6 +440,9 @@ func TestShippedProofsFollowFromUnits(t *testing.T) {
 // can meet a transposition before its value is known; the status asks its
 // moves first.) The root and White's ten Rook first moves.
 func TestStatusFollowsItsMoves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bounds the opening=free units upward eleven times (go test without -short runs it)")
+	}
 	var free *committedSolve
 	for _, cs := range committedSolves(t) {
 		if len(cs.sets) == 1 && cs.sets[0] == "opening=free" {
