@@ -62,6 +62,29 @@ func (s Symmetry) Bits(b uint64) uint64 {
 // Inverse returns the Symmetry that undoes s.
 func (s Symmetry) Inverse() Symmetry { return symInverse[s&7] }
 
+// ImageHashes returns the Hash of p's image under each Symmetry, indexed by
+// it: what Transform then Hash give, without building the images.
+func (p *Position) ImageHashes() [NumSymmetries]uint64 {
+	var h [NumSymmetries]uint64
+	for c := range 2 {
+		for pc := range Piece(NumPieces) {
+			z := &zobrist[c][pc]
+			for b := p.pieces[c][pc]; b != 0; b &= b - 1 {
+				sq := Square(bits.TrailingZeros64(b))
+				for s := range Symmetry(NumSymmetries) {
+					h[s] ^= z[symSquares[s][sq]]
+				}
+			}
+		}
+	}
+	if p.last != 0 && (p.ply == MaxPlies-1 || p.queenCalled()) {
+		for s := range Symmetry(NumSymmetries) {
+			h[s] ^= zobristLast[symSquares[s][p.lastSquare()]]
+		}
+	}
+	return h
+}
+
 // Transform returns the image of p under s: every piece on the image of its
 // square, the same side to move, ply and rule set, and the image of the
 // last placed square.

@@ -10,7 +10,8 @@ import (
 
 // TestSymmetries plays random games under every preset and checks, after
 // each move, that every symmetry maps the legal moves of a position onto
-// those of its image, keeps both scores, and is undone by its inverse.
+// those of its image, keeps both scores, is undone by its inverse, and
+// gives the image the hash ImageHashes foretells.
 func TestSymmetries(t *testing.T) {
 	seen := map[[3]Square]bool{}
 	for s := range Symmetry(NumSymmetries) {
@@ -48,6 +49,9 @@ func TestSymmetries(t *testing.T) {
 					again := p.Transform(s)
 					if q.Hash() != again.Hash() || (s == Identity && q.Hash() != p.Hash()) {
 						t.Fatalf("%s: hash of the image is not stable", p.Text())
+					}
+					if h := p.ImageHashes()[s]; h != q.Hash() {
+						t.Fatalf("%s: ImageHashes gives %#x under symmetry %d, the image's hash is %#x", p.Text(), h, s, q.Hash())
 					}
 				}
 				moves := p.GenerateMoves(nil)

@@ -192,3 +192,26 @@ func BenchmarkWalk(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCanonicalKey keys positions of random games from ply 1 to the
+// end, as the walks, the upward bounds and the results files do for every
+// position they touch.
+func BenchmarkCanonicalKey(b *testing.B) {
+	rules, err := cheversi.New("cheversi", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var ps []cheversi.Position
+	for range 64 {
+		p := rules.StartPosition()
+		for !p.Over() {
+			moves := p.GenerateMoves(nil)
+			p.Play(moves[r.IntN(len(moves))])
+			ps = append(ps, p)
+		}
+	}
+	for i := 0; b.Loop(); i++ {
+		CanonicalKey(&ps[i%len(ps)])
+	}
+}

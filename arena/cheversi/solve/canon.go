@@ -1,24 +1,31 @@
 package solve
 
-import "github.com/arena-games/arena/arena/cheversi"
+import (
+	"slices"
+
+	"github.com/arena-games/arena/arena/cheversi"
+)
 
 // Canonical returns the image of p under the symmetry that gives the
 // smallest hash, with that hash and the symmetry. Positions that are images
 // of each other under a symmetry of the board have the same value and the
 // same canonical hash, so results are kept once for all eight.
 func Canonical(p *cheversi.Position) (cheversi.Position, uint64, cheversi.Symmetry) {
-	best, key, sym := *p, p.Hash(), cheversi.Identity
+	hs := p.ImageHashes()
+	sym := cheversi.Identity
 	for s := cheversi.Symmetry(1); s < cheversi.NumSymmetries; s++ {
-		q := p.Transform(s)
-		if h := q.Hash(); h < key {
-			best, key, sym = q, h, s
+		if hs[s] < hs[sym] {
+			sym = s
 		}
 	}
-	return best, key, sym
+	if sym == cheversi.Identity {
+		return *p, hs[sym], sym
+	}
+	return p.Transform(sym), hs[sym], sym
 }
 
 // CanonicalKey returns the canonical hash of p (see Canonical).
 func CanonicalKey(p *cheversi.Position) uint64 {
-	_, k, _ := Canonical(p)
-	return k
+	hs := p.ImageHashes()
+	return slices.Min(hs[:])
 }
