@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/arena-games/arena/arena/cheversi"
 	"github.com/arena-games/arena/arena/game"
@@ -141,4 +142,27 @@ func ExamplePosition_Lead() {
 	// komi 0: 20-17, lead 6 half-points, 1-0
 	// komi 3: 20-17, lead 0 half-points, 1/2-1/2
 	// komi 3.5: 20-17, lead -1 half-points, 0-1
+}
+
+// White's King on b2 and on g7 are images of each other under a half turn
+// of the board: each position's ImageHashes holds the other's Hash, and
+// the smallest of its eight hashes, a key for both, is the same.
+func ExamplePosition_ImageHashes() {
+	r, _ := cheversi.New("cheversi", nil)
+	var ps [2]cheversi.Position
+	for i, text := range []string{"K@b2", "K@g7"} {
+		m, err := cheversi.ParseMove(text)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		ps[i] = r.StartPosition()
+		ps[i].Play(m)
+	}
+	b2, g7 := ps[0].ImageHashes(), ps[1].ImageHashes()
+	fmt.Println(b2[cheversi.Identity] == ps[0].Hash(), slices.Contains(b2[:], ps[1].Hash()))
+	fmt.Println(slices.Min(b2[:]) == slices.Min(g7[:]))
+	// Output:
+	// true true
+	// true
 }
