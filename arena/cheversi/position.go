@@ -443,10 +443,15 @@ func (p *Position) Outcome() game.Outcome {
 // rule set is not part of the hash.
 func (p *Position) Hash() uint64 {
 	h := p.key
-	if p.last != 0 && (p.ply == MaxPlies-1 || p.queenCalled()) {
+	if p.hashesLast() {
 		h ^= zobristLast[p.lastSquare()]
 	}
 	return h
+}
+
+// hashesLast reports whether the last placed square is part of Hash.
+func (p *Position) hashesLast() bool {
+	return p.last != 0 && (p.ply == MaxPlies-1 || p.queenCalled())
 }
 
 var (

@@ -77,7 +77,7 @@ func (p *Position) ImageHashes() [NumSymmetries]uint64 {
 			}
 		}
 	}
-	if p.last != 0 && (p.ply == MaxPlies-1 || p.queenCalled()) {
+	if p.hashesLast() {
 		for s := range Symmetry(NumSymmetries) {
 			h[s] ^= zobristLast[symSquares[s][p.lastSquare()]]
 		}
