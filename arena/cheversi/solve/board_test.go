@@ -105,3 +105,32 @@ func TestLossTable(t *testing.T) {
 		}
 	}
 }
+
+func TestHistoryTable(t *testing.T) {
+	var h historyTable
+	a := cheversi.NewMove(cheversi.Queen, 27)
+	b := cheversi.NewMove(cheversi.Rook, 27)
+	h.credit(6, a)
+	h.credit(6, a)
+	h.credit(13, b)
+	if got := h[6][historyIndex(a)]; got != 2*10*10 {
+		t.Errorf("two credits at ply 6: %d, want 200", got)
+	}
+	if got := h[13][historyIndex(b)]; got != 3*3 {
+		t.Errorf("one credit at ply 13: %d, want 9", got)
+	}
+	if h[6][historyIndex(b)] != 0 || h[13][historyIndex(a)] != 0 {
+		t.Error("a credit reached another ply or move")
+	}
+	// Counts never pass the limit, and halving keeps their order.
+	h[6][historyIndex(b)] = historyLimit / 4
+	h[6][historyIndex(a)] = historyLimit - 50
+	h.credit(6, a)
+	if ca, cb := h[6][historyIndex(a)], h[6][historyIndex(b)]; ca > historyLimit || cb != historyLimit/8 || ca <= cb {
+		t.Errorf("after passing the limit: a %d, b %d", ca, cb)
+	}
+	h.clear(7)
+	if h[6][historyIndex(a)] == 0 || h[13][historyIndex(b)] != 0 {
+		t.Error("clear(7) should keep ply 6 and empty ply 13")
+	}
+}

