@@ -125,7 +125,7 @@ func (f *solveFlags) flagSet() *flag.FlagSet {
 	fs.StringVar(&f.moves, "moves", "", "space-separated moves to play first")
 	fs.BoolVar(&f.margin, "margin", false, "also compute the exact final score margin under best play (costs more)")
 	fs.BoolVar(&f.all, "all", false, "give the value of every legal move")
-	fs.StringVar(&f.memory, "memory", "1GiB", "transposition table `size` (e.g. 512MiB, 4GiB)")
+	fs.StringVar(&f.memory, "memory", "256MiB", "transposition table `size` (e.g. 64MiB, 1GiB; larger is slower unless the positions need it)")
 	fs.StringVar(&f.dir, "dir", "", "solve in work units recorded in `DIR` (resumable)")
 	fs.IntVar(&f.cut, "cut", 6, "with --dir: the ply of the work units")
 	fs.IntVar(&f.jobs, "jobs", 1, "with --dir: units solved at once")
