@@ -337,6 +337,7 @@ type historyTable [cheversi.MaxPlies][historyMoves]uint32
 // halved, so that none overflows.
 const historyLimit = 1 << 30
 
+// historyIndex returns m's place in a ply's counts.
 func historyIndex(m cheversi.Move) int {
 	return int(m.Piece())*cheversi.NumSquares + int(m.Square())
 }
