@@ -30,6 +30,10 @@ func TestStartSolution(t *testing.T) {
 		// Proved from cheversi's units, which it shares from ply 2 on.
 		{[]game.Setting{{Key: "opening", Value: "king-queen"}}, "black wins", "black wins with perfect play; best play leaves black exactly 2 points ahead"},
 		{[]game.Setting{{Key: "opening", Value: "king-queen"}, {Key: "komi", Value: "-2"}}, "draw", "perfect play draws"},
+		// A win under komi 0 alone: the margin is at least a point.
+		{[]game.Setting{{Key: "queen_call", Value: "false"}}, "black wins", "black wins with perfect play; best play leaves black at least 1 point ahead"},
+		{[]game.Setting{{Key: "queen_call", Value: "false"}, {Key: "komi", Value: "-0.5"}}, "black wins", "black at least 1 point ahead before komi"},
+		{[]game.Setting{{Key: "queen_call", Value: "false"}, {Key: "komi", Value: "-1"}}, "black at least draws", "black does not lose with perfect play (at least a draw; a win not proved)"},
 		{[]game.Setting{{Key: "touch", Value: "none"}}, "", ""},
 	}
 	for _, tt := range tests {
