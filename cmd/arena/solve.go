@@ -125,7 +125,7 @@ func (f *solveFlags) flagSet() *flag.FlagSet {
 	fs.StringVar(&f.moves, "moves", "", "space-separated moves to play first")
 	fs.BoolVar(&f.margin, "margin", false, "also compute the exact final score margin under best play (costs more)")
 	fs.BoolVar(&f.all, "all", false, "give the value of every legal move")
-	fs.StringVar(&f.memory, "memory", "256MiB", "transposition table `size` (e.g. 64MiB, 1GiB; larger is slower unless the positions need it)")
+	fs.StringVar(&f.memory, "memory", defaultTableSize, "transposition table `size` (e.g. 64MiB, 1GiB; larger is slower unless the positions need it)")
 	fs.StringVar(&f.dir, "dir", "", "solve in work units recorded in `DIR` (resumable)")
 	fs.IntVar(&f.cut, "cut", 6, "with --dir: the ply of the work units")
 	fs.IntVar(&f.jobs, "jobs", 1, "with --dir: units solved at once")
@@ -188,6 +188,10 @@ func (f *solveFlags) checkWorkers() error {
 	}
 	return nil
 }
+
+// defaultTableSize is the --memory default of every command that solves:
+// the solver's own default table.
+var defaultTableSize = strconv.FormatInt(solve.DefaultTableBytes>>20, 10) + "MiB"
 
 // parseSize decodes a size in bytes with an optional unit: KiB, MiB, GiB
 // (or K, M, G, KB, MB, GB, all powers of 1024).
@@ -605,7 +609,7 @@ func runSolveCheck(ctx context.Context, args []string) error {
 	n := fs.Int("leaves", 3, "solve this many leaves, drawn at random, again")
 	all := fs.Bool("all", false, "solve every leaf again")
 	seed := fs.Uint64("seed", 1, "the random draw of leaves")
-	memory := fs.String("memory", "256MiB", "transposition table `size`")
+	memory := fs.String("memory", defaultTableSize, "transposition table `size`")
 	path, err := parseInterspersed(fs, args, "proof file")
 	if err != nil {
 		return err

@@ -61,7 +61,7 @@ func runSolveErrors(ctx context.Context, args []string) error {
 	preset := fs.String("rules", "", "rules preset (default cheversi)")
 	var sets settingsFlag
 	fs.Var(&sets, "set", "rule switch override `key=value` (repeatable)")
-	memory := fs.String("memory", "256MiB", "the solver's transposition table `size`")
+	memory := fs.String("memory", defaultTableSize, "the solver's transposition table `size`")
 	outPath := fs.String("out", "", "also write the counts as JSON to `FILE`")
 	if err := parseFlags(fs, args); err != nil {
 		return err

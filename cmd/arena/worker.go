@@ -123,7 +123,7 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	dir := fs.String("dir", "", "the directory the configuration's relative paths (bot commands and directories) are resolved against (default: the working directory)")
 	logs := fs.String("logs", "", "the directory of the bots' logs, one subdirectory per tournament (default: one under $TMPDIR)")
 	name := fs.String("name", "", "the worker's name, for the coordinator's log (default: HOST-PID)")
-	memory := fs.String("memory", "256MiB", "the transposition table `size` the units of a solve share (e.g. 64MiB, 1GiB)")
+	memory := fs.String("memory", defaultTableSize, "the transposition table `size` the units of a solve share (e.g. 64MiB, 1GiB)")
 	once := fs.Bool("once", false, "exit when the first tournament (or solve) served is over (a batch job), with status 1 if it cannot be played")
 	url, err := parseInterspersed(fs, args, "NATS URL (nats://HOST:PORT)")
 	if err != nil {

@@ -326,7 +326,10 @@ func countTargets(t *[cheversi.NumPieces]uint64) int {
 const historyMoves = cheversi.NumPieces * cheversi.NumSquares
 
 // historyTable counts, at each ply, how much each move decided positions in
-// the search so far: the history heuristic. A move that ends the search of
+// the search so far: the history heuristic inside one search, as history
+// (tree.go) is for a Driver's units above the cut. The two stay apart: this
+// one is read at every position searched, so it is a flat array, weighted
+// by the plies left, and starts empty with each call. A move that ends the search of
 // a position with d plies left earns d²; the moves are tried in the order
 // of their counts, then in the order of how much they change the margin.
 // On the work units of the cheversi and queen_call=false solves it cuts the
