@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/arena-games/arena/arena/cheversi"
+	"github.com/arena-games/arena/arena/game"
 )
 
 // benchUnits are positions at ply 6 of the cheversi preset's game tree, as
@@ -37,8 +38,14 @@ func BenchmarkSolveUnitLastTwo(b *testing.B) {
 	benchUnit(b, 10)
 }
 
-func benchUnit(b *testing.B, etc int) {
-	rules, err := cheversi.New("cheversi", nil)
+// BenchmarkSolveUnitSquares solves the same units under the scoring
+// "squares", which has no code of its own for the last plies.
+func BenchmarkSolveUnitSquares(b *testing.B) {
+	benchUnit(b, 10, game.Setting{Key: "scoring", Value: "squares"})
+}
+
+func benchUnit(b *testing.B, etc int, set ...game.Setting) {
+	rules, err := cheversi.New("cheversi", set)
 	if err != nil {
 		b.Fatal(err)
 	}

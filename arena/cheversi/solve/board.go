@@ -126,9 +126,7 @@ func (b *board) play(m cheversi.Move) {
 func (b *board) delta(m cheversi.Move) int {
 	k, s := m.Piece(), m.Square()
 	if b.squares {
-		c := *b
-		c.play(m)
-		return c.margin - b.margin
+		return b.deltaSquares(k, s)
 	}
 	bit := uint64(1) << s
 	occ := b.occ | bit
@@ -150,6 +148,29 @@ func (b *board) delta(m cheversi.Move) int {
 		gain = -gain
 	}
 	return d + gain
+}
+
+// deltaSquares is delta under the scoring "squares": the squares each
+// side attacks once k is on s, counted over the squares then empty, less
+// the margin now. Only the rays through s change, so it needs no copy of b.
+func (b *board) deltaSquares(k cheversi.Piece, s cheversi.Square) int {
+	bit := uint64(1) << s
+	occ := b.occ | bit
+	var u [2]uint64
+	for i := range b.n {
+		a := b.att[i]
+		if a&bit != 0 && b.slider>>i&1 != 0 {
+			a &^= cheversi.Beyond(b.sq[i], s)
+		}
+		u[b.black>>i&1] |= a
+	}
+	side := 0
+	if b.pos.Turn() == game.Black {
+		side = 1
+	}
+	u[side] |= cheversi.Attacks(k, s, occ)
+	empty := ^occ
+	return bits.OnesCount64(u[0]&empty) - bits.OnesCount64(u[1]&empty) - b.margin
 }
 
 // attackersOf returns the set of pieces (bit i for piece i) that attack
