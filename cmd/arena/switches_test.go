@@ -32,14 +32,19 @@ func switchesOf(t *testing.T, rules *cheversi.Rules) (sets []string) {
 }
 
 // switchesTable is the doc's table of the solves of rule sets other than
-// cheversi and its komi steps: the value from the empty board, or what is
+// cheversi and its komi steps (a switch's komi steps included, after the
+// switch), in the order of their switches: the value from the empty board, or what is
 // known of it, what is known of White's first moves, and the cost.
 func switchesTable(t *testing.T, solves []committedSolve) string {
 	t.Helper()
 	var rows []string
+	solves = slices.Clone(solves)
+	slices.SortStableFunc(solves, func(a, b committedSolve) int {
+		return strings.Compare(strings.Join(a.sets, " "), strings.Join(b.sets, " "))
+	})
 	for _, cs := range solves {
-		if len(cs.sets) == 0 || slices.ContainsFunc(cs.sets, func(s string) bool { return strings.HasPrefix(s, "komi=") }) {
-			continue // cheversi's, or under a komi (the margin's)
+		if !slices.ContainsFunc(cs.sets, func(s string) bool { return !strings.HasPrefix(s, "komi=") }) {
+			continue // cheversi's, or a step of its margin
 		}
 		rows = append(rows, switchRow(t, cs))
 	}
