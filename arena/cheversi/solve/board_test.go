@@ -41,40 +41,66 @@ func TestBoardMargin(t *testing.T) {
 	}
 }
 
-// TestKingLastAgrees checks the last ply's own code against the generic
-// search on random positions near the end of cheversi games.
+// lastPliesRules are the rule sets whose last plies have code of their
+// own: black_king_last under each scoring.
+var lastPliesRules = []struct {
+	name string
+	set  []game.Setting
+}{
+	{"attacks", nil},
+	{"squares", []game.Setting{{Key: "scoring", Value: "squares"}}},
+}
+
+// lastPliesSearcher returns a searcher that uses the last plies' own code
+// of rules (lastTwo: the last two plies' too, under "attacks").
+func lastPliesSearcher(rules *cheversi.Rules, tableBytes int64, lastTwo bool) *searcher {
+	squares := rules.Options().Scoring == cheversi.ScoreSquares
+	return &searcher{tt: NewTable(tableBytes), ttPlies: 14, sortPlies: 14, kingLast: !squares, lastTwo: lastTwo,
+		kingLastSquares: squares, stop: new(atomic.Bool)}
+}
+
+// TestKingLastAgrees checks the last plies' own code against the generic
+// search on random positions near the end of games, under each scoring.
 func TestKingLastAgrees(t *testing.T) {
-	rules, _ := cheversi.New("cheversi", nil)
-	r := rand.New(rand.NewPCG(3, 4))
-	for i := range 600 {
-		p := randomPosition(t, r, rules, 11+r.IntN(5))
-		a := &searcher{tt: NewTable(1 << 20), ttPlies: 14, sortPlies: 14, kingLast: true, lastTwo: i%2 == 0, stop: new(atomic.Bool)}
-		c := &searcher{tt: NewTable(1 << 20), ttPlies: 14, sortPlies: 14, stop: new(atomic.Bool)}
-		b1, b2 := newBoard(&p), newBoard(&p)
-		v1 := a.search(&b1, -200, 200)
-		v2 := c.search(&b2, -200, 200)
-		if v1 != v2 {
-			t.Fatalf("%s: %d vs %d", p.Text(), v1, v2)
-		}
+	for _, rs := range lastPliesRules {
+		t.Run(rs.name, func(t *testing.T) {
+			rules, _ := cheversi.New("cheversi", rs.set)
+			r := rand.New(rand.NewPCG(3, 4))
+			for i := range 600 {
+				p := randomPosition(t, r, rules, 11+r.IntN(5))
+				a := lastPliesSearcher(rules, 1<<20, i%2 == 0)
+				c := &searcher{tt: NewTable(1 << 20), ttPlies: 14, sortPlies: 14, stop: new(atomic.Bool)}
+				b1, b2 := newBoard(&p), newBoard(&p)
+				v1 := a.search(&b1, -200, 200)
+				v2 := c.search(&b2, -200, 200)
+				if v1 != v2 {
+					t.Fatalf("%s: %d vs %d", p.Text(), v1, v2)
+				}
+			}
+		})
 	}
 }
 
 // TestLastTwoWindows checks the last two plies' own code under null
 // windows at many thresholds, where its bounds (not exact values) decide.
 func TestLastTwoWindows(t *testing.T) {
-	rules, _ := cheversi.New("cheversi", nil)
-	r := rand.New(rand.NewPCG(8, 9))
-	for range 150 {
-		p := randomPosition(t, r, rules, 12+r.IntN(3))
-		want := reference(&p)
-		for th := -12; th <= 12; th += 3 {
-			s := &searcher{tt: NewTable(1 << 18), ttPlies: 14, sortPlies: 14, kingLast: true, lastTwo: true, stop: new(atomic.Bool)}
-			b := newBoard(&p)
-			v := s.search(&b, th-1, th)
-			if (v >= th) != (want >= th) || (v >= th && v > want) || (v < th && v < want) {
-				t.Fatalf("%s: threshold %d: search %d, exact %d", p.Text(), th, v, want)
+	for _, rs := range lastPliesRules {
+		t.Run(rs.name, func(t *testing.T) {
+			rules, _ := cheversi.New("cheversi", rs.set)
+			r := rand.New(rand.NewPCG(8, 9))
+			for range 150 {
+				p := randomPosition(t, r, rules, 12+r.IntN(3))
+				want := reference(&p)
+				for th := -12; th <= 12; th += 3 {
+					s := lastPliesSearcher(rules, 1<<18, true)
+					b := newBoard(&p)
+					v := s.search(&b, th-1, th)
+					if (v >= th) != (want >= th) || (v >= th && v > want) || (v < th && v < want) {
+						t.Fatalf("%s: threshold %d: search %d, exact %d", p.Text(), th, v, want)
+					}
+				}
 			}
-		}
+		})
 	}
 }
 

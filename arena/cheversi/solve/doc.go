@@ -16,7 +16,9 @@
 // stop before searching any (enhanced transposition cutoffs); the score
 // margin is kept up to date move by move; and under black_king_last, whose
 // last ply is Black's King next to White's last piece, the last ply is one
-// pass over at most eight squares.
+// pass over at most eight squares, and the last two are one pass over
+// White's last moves and, for each, Black's King squares, without playing
+// either move.
 //
 // # Work units
 //

@@ -255,3 +255,92 @@ func neighbours(b uint64) uint64 {
 	row := b | east | west
 	return east | west | row<<8 | row>>8
 }
+
+// lastTwoSquares is lastTwo under the scoring "squares", where a side
+// scores each empty square it attacks once: for each square s of White's
+// last piece (killer first, when legal), and each empty square x next to
+// s for Black's King, it counts the squares each side attacks once both
+// are filled, from the attack sets of b shortened where s, then x, cut a
+// ray, without playing either move. It returns the value for White,
+// fail-soft in (alpha, beta), the square that decided it, and the number
+// of White's last moves and of final positions it looked at.
+func lastTwoSquares(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer cheversi.Square) (v int, cut cheversi.Square, moves, leaves int) {
+	var k cheversi.Piece
+	var targets uint64
+	for pc := range cheversi.Piece(cheversi.NumPieces) {
+		if t[pc] != 0 {
+			k, targets = pc, t[pc]
+			break
+		}
+	}
+	order := [2]uint64{0, targets}
+	if targets&(1<<killer) != 0 {
+		order = [2]uint64{1 << killer, targets &^ (1 << killer)}
+	}
+	best, bestSq := NoMoves-1, cheversi.Square(0)
+	var att [cheversi.MaxPlies + 1]uint64
+	for _, set := range order {
+		for ; set != 0; set &= set - 1 {
+			s := cheversi.Square(bits.TrailingZeros64(set))
+			v, l := squaresPair(b, k, s, max(alpha, best), &att)
+			moves++
+			leaves += l
+			if v > best {
+				best, bestSq = v, s
+				if v >= beta {
+					return v, s, moves, leaves
+				}
+			}
+		}
+	}
+	return best, bestSq, moves, leaves
+}
+
+// squaresPair returns White's margin when White places k on s and Black
+// its King where that is best for Black, or an upper bound <= floor once
+// one King square holds White to floor or less; and the number of King
+// squares it counted. att is scratch space.
+func squaresPair(b *board, k cheversi.Piece, s cheversi.Square, floor int, att *[cheversi.MaxPlies + 1]uint64) (int, int) {
+	sbit := uint64(1) << s
+	occ1 := b.occ | sbit
+	cand := kingSquares[s] &^ occ1
+	if cand == 0 {
+		return -NoMoves, 0 // Black's King has nowhere to go
+	}
+	n := b.n
+	for i := range n {
+		a := b.att[i]
+		if a&sbit != 0 && b.slider>>i&1 != 0 {
+			a &^= cheversi.Beyond(b.sq[i], s)
+		}
+		att[i] = a
+	}
+	att[n] = cheversi.Attacks(k, s, occ1)
+	slides := k != cheversi.King && k != cheversi.Knight
+	worst, leaves := 1<<30, 0
+	for ; cand != 0; cand &= cand - 1 {
+		x := cheversi.Square(bits.TrailingZeros64(cand))
+		xbit := uint64(1) << x
+		var u [2]uint64
+		for i := range n {
+			a := att[i]
+			if a&xbit != 0 && b.slider>>i&1 != 0 {
+				a &^= cheversi.Beyond(b.sq[i], x)
+			}
+			u[b.black>>i&1] |= a
+		}
+		a := att[n]
+		if a&xbit != 0 && slides {
+			a &^= cheversi.Beyond(s, x)
+		}
+		u[0] |= a
+		u[1] |= kingSquares[x]
+		empty := ^(occ1 | xbit)
+		leaves++
+		worst = min(worst, bits.OnesCount64(u[0]&empty)-bits.OnesCount64(u[1]&empty))
+		if worst <= floor {
+			break
+		}
+	}
+	return worst, leaves
+}

@@ -10,17 +10,18 @@ import (
 
 // searcher is one search: its table, counters and the rule set.
 type searcher struct {
-	tt        *Table
-	ttPlies   int                              // positions with fewer pieces placed use the table
-	sortPlies int                              // positions with fewer pieces placed order their moves
-	kingLast  bool                             // black_king_last with scoring "attacks": ply 15 has its own code
-	lastTwo   bool                             // with kingLast: ply 14 has its own code too
-	killer    cheversi.Square                  // the square of White's last move that last decided a position at ply 14
-	killers   [cheversi.MaxPlies]cheversi.Move // at each ply, the move that last decided a position
-	history   historyTable                     // at each ply, how much each move decided
-	pairs     pairTables                       // lastTwo's tables
-	etcPlies  int                              // positions with fewer pieces placed look for a cutoff in their children's table entries first
-	nodes     [cheversi.MaxPlies + 1]uint64
+	tt              *Table
+	ttPlies         int                              // positions with fewer pieces placed use the table
+	sortPlies       int                              // positions with fewer pieces placed order their moves
+	kingLast        bool                             // black_king_last with scoring "attacks": ply 15 has its own code
+	kingLastSquares bool                             // black_king_last with scoring "squares": plies 14 and 15 have their own code
+	lastTwo         bool                             // with kingLast: ply 14 has its own code too
+	killer          cheversi.Square                  // the square of White's last move that last decided a position at ply 14
+	killers         [cheversi.MaxPlies]cheversi.Move // at each ply, the move that last decided a position
+	history         historyTable                     // at each ply, how much each move decided
+	pairs           pairTables                       // lastTwo's tables
+	etcPlies        int                              // positions with fewer pieces placed look for a cutoff in their children's table entries first
+	nodes           [cheversi.MaxPlies + 1]uint64
 	// stack[i] holds the child being searched of the position at ply i-1,
 	// so that search allocates nothing.
 	stack [cheversi.MaxPlies + 1]board
@@ -50,6 +51,14 @@ func (s *searcher) search(b *board, alpha, beta int) int {
 	case ply == cheversi.MaxPlies-2 && s.kingLast && s.lastTwo:
 		s.nodes[cheversi.MaxPlies-1] += uint64(countTargets(&t))
 		v, cut := lastTwo(b, &t, alpha, beta, s.killer, &s.stack[ply+1], &s.pairs)
+		if v >= beta {
+			s.killer = cut
+		}
+		return v
+	case ply == cheversi.MaxPlies-2 && s.kingLastSquares:
+		v, cut, moves, leaves := lastTwoSquares(b, &t, alpha, beta, s.killer)
+		s.nodes[cheversi.MaxPlies-1] += uint64(moves)
+		s.nodes[cheversi.MaxPlies] += uint64(leaves)
 		if v >= beta {
 			s.killer = cut
 		}

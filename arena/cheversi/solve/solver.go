@@ -112,6 +112,7 @@ func (s *Solver) ResetStats() { s.s.nodes = [cheversi.MaxPlies + 1]uint64{} }
 func (s *Solver) prepare(ctx context.Context, p *cheversi.Position) (board, func() bool) {
 	o := p.Options()
 	s.s.kingLast = o.BlackKingLast && o.Scoring == cheversi.ScoreAttacks && !s.plain
+	s.s.kingLastSquares = o.BlackKingLast && o.Scoring == cheversi.ScoreSquares && !s.plain
 	s.s.history.clear(p.Ply()) // what one position's moves decided says little about another's
 	s.stop.Store(false)
 	stop := context.AfterFunc(ctx, func() { s.stop.Store(true) })
