@@ -79,14 +79,7 @@ func bestKing(b *board, cand uint64) int {
 // corrected, for each pair s, t, by the few sliders in line with both. It
 // returns the square of the move that decided it.
 func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer cheversi.Square, scratch *board, pt *pairTables) (int, cheversi.Square) {
-	var k cheversi.Piece
-	var targets uint64
-	for pc := range cheversi.Piece(cheversi.NumPieces) {
-		if t[pc] != 0 {
-			k, targets = pc, t[pc]
-			break
-		}
-	}
+	k, targets := lastKind(t)
 	// Most positions are decided by one move: try it by playing it,
 	// before making the tables the others need.
 	first := cheversi.Square(bits.TrailingZeros64(targets))
@@ -265,14 +258,7 @@ func neighbours(b uint64) uint64 {
 // fail-soft in (alpha, beta), the square that decided it, and the number
 // of White's last moves and of final positions it looked at.
 func lastTwoSquares(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer cheversi.Square) (v int, cut cheversi.Square, moves, leaves int) {
-	var k cheversi.Piece
-	var targets uint64
-	for pc := range cheversi.Piece(cheversi.NumPieces) {
-		if t[pc] != 0 {
-			k, targets = pc, t[pc]
-			break
-		}
-	}
+	k, targets := lastKind(t)
 	order := [2]uint64{0, targets}
 	if targets&(1<<killer) != 0 {
 		order = [2]uint64{1 << killer, targets &^ (1 << killer)}
@@ -343,4 +329,15 @@ func squaresPair(b *board, k cheversi.Piece, s cheversi.Square, floor int, att *
 		}
 	}
 	return worst, leaves
+}
+
+// lastKind returns the kind of piece of the legal moves t, at ply 14 the
+// one White has left to place, and its squares.
+func lastKind(t *[cheversi.NumPieces]uint64) (cheversi.Piece, uint64) {
+	for k := range cheversi.Piece(cheversi.NumPieces) {
+		if t[k] != 0 {
+			return k, t[k]
+		}
+	}
+	return 0, 0
 }
