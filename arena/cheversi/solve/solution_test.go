@@ -37,6 +37,7 @@ func TestStartSolution(t *testing.T) {
 		{[]game.Setting{{Key: "bishops_opposite", Value: "false"}}, "black wins", "black wins with perfect play; best play leaves black at least 1 point ahead"},
 		{[]game.Setting{{Key: "black_king_last", Value: "false"}}, "black wins", "black wins with perfect play; best play leaves black at least 1 point ahead"},
 		{[]game.Setting{{Key: "black_king_last", Value: "false"}, {Key: "komi", Value: "-1"}}, "black at least draws", "a win not proved"},
+		{[]game.Setting{{Key: "scoring", Value: "squares"}}, "black wins", "black wins with perfect play; best play leaves black at least 1 point ahead"},
 		{[]game.Setting{{Key: "touch", Value: "none"}}, "", ""},
 	}
 	for _, tt := range tests {
