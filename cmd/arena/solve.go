@@ -275,21 +275,16 @@ func solvePosition(ctx context.Context, out io.Writer, rules *cheversi.Rules, p 
 		return err
 	}
 	fmt.Fprintf(out, "value     %s (%s for %s, to move)\n", verdict(p, r.Value), r.Value, p.Turn())
-	if r.Move != 0 {
+	switch {
+	case r.Move == 0 || f.margin:
+	case r.Value == solve.Loss:
+		fmt.Fprintf(out, "best move none: every move loses (--margin gives the one that loses by least)\n")
+	default:
 		fmt.Fprintf(out, "best move %s\n", r.Move)
 	}
 	if f.margin {
-		m, err := s.Margin(ctx, p)
-		if err != nil {
+		if err := printMargin(ctx, out, s, p); err != nil {
 			return err
-		}
-		switch {
-		case m <= solve.NoMoves:
-			fmt.Fprintf(out, "margin    %s loses with no legal move\n", p.Turn())
-		case m >= -solve.NoMoves:
-			fmt.Fprintf(out, "margin    %s wins: its opponent is left with no legal move\n", p.Turn())
-		default:
-			fmt.Fprintf(out, "margin    %+d for %s (its final score minus its opponent's)\n", m, p.Turn())
 		}
 	}
 	if f.all && r.Move != 0 {
@@ -313,6 +308,26 @@ func solvePosition(ctx context.Context, out io.Writer, rules *cheversi.Rules, p 
 	}
 	n, el := s.TotalPositions(), time.Since(start)
 	fmt.Fprintf(out, "searched  %d positions in %s (%.2g positions/s)\n", n, el.Round(time.Millisecond), float64(n)/max(el.Seconds(), 1e-9))
+	return nil
+}
+
+// printMargin prints the exact margin of p and a move that reaches it.
+func printMargin(ctx context.Context, out io.Writer, s *solve.Solver, p *cheversi.Position) error {
+	m, mv, err := s.MarginMove(ctx, p)
+	if err != nil {
+		return err
+	}
+	if mv != 0 {
+		fmt.Fprintf(out, "best move %s (for the largest margin)\n", mv)
+	}
+	switch {
+	case m <= solve.NoMoves:
+		fmt.Fprintf(out, "margin    %s loses with no legal move\n", p.Turn())
+	case m >= -solve.NoMoves:
+		fmt.Fprintf(out, "margin    %s wins: its opponent is left with no legal move\n", p.Turn())
+	default:
+		fmt.Fprintf(out, "margin    %+d for %s (its final score minus its opponent's)\n", m, p.Turn())
+	}
 	return nil
 }
 

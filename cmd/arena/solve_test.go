@@ -52,6 +52,22 @@ func TestSolvePosition(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
+	// The move printed with the margin reaches it.
+	var text string
+	for _, line := range strings.Split(stdout, "\n") {
+		if rest, ok := strings.CutPrefix(line, "best move "); ok && strings.HasSuffix(rest, "(for the largest margin)") {
+			text = strings.Fields(rest)[0]
+		}
+	}
+	mv, err := p.ParseMove(text)
+	if err != nil {
+		t.Fatalf("no move for the margin (%v):\n%s", err, stdout)
+	}
+	q := p
+	q.Play(mv)
+	if after, err := s.Margin(t.Context(), &q); err != nil || -after != m {
+		t.Errorf("%s reaches %+d, not the margin %+d (%v)", mv, -after, m, err)
+	}
 	// --all lists every move once.
 	listed := 0
 	for _, line := range strings.Split(stdout, "\n") {

@@ -66,9 +66,9 @@ var testRuleSets = []struct {
 	{"cheversi", []game.Setting{{Key: "queen_call", Value: "false"}, {Key: "bishops_opposite", Value: "false"}}},
 }
 
-// TestAgainstReference compares the solver's exact values with plain
-// minimax on random positions a few plies from the end, under every preset
-// and several switches.
+// TestAgainstReference compares the solver's exact values, and the margin
+// its move reaches, with plain minimax on random positions a few plies
+// from the end, under every preset and several switches.
 func TestAgainstReference(t *testing.T) {
 	for _, rs := range testRuleSets {
 		rules, err := cheversi.New(rs.preset, rs.overrides)
@@ -86,12 +86,20 @@ func TestAgainstReference(t *testing.T) {
 			p := randomPosition(t, r, rules, cheversi.MaxPlies-left)
 			want := reference(&p)
 			s := NewSolver(SolverOptions{TableBytes: 1 << 20})
-			got, err := s.Margin(t.Context(), &p)
+			got, m, err := s.MarginMove(t.Context(), &p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got != want {
 				t.Fatalf("%s %v: %s: solver %d, minimax %d", rs.preset, rs.overrides, p.Text(), got, want)
+			}
+			if !p.Legal(m) {
+				t.Fatalf("%s %v: %s: the margin's move %v is not legal", rs.preset, rs.overrides, p.Text(), m)
+			}
+			q := p
+			q.Play(m)
+			if v := -reference(&q); v != want {
+				t.Fatalf("%s %v: %s: the margin's move %v reaches %d, not %d", rs.preset, rs.overrides, p.Text(), m, v, want)
 			}
 		}
 	}

@@ -160,6 +160,23 @@ func (s *Solver) Margin(ctx context.Context, p *cheversi.Position) (int, error) 
 	return lo, nil
 }
 
+// MarginMove returns Margin(p) and a move that reaches it: a best move for
+// the largest margin, which Solve's move need not be when every move keeps
+// the same outcome. The move is 0 when p has no legal move.
+func (s *Solver) MarginMove(ctx context.Context, p *cheversi.Position) (int, cheversi.Move, error) {
+	m, err := s.Margin(ctx, p)
+	if err != nil || p.Ply() == cheversi.MaxPlies || p.Over() {
+		return m, 0, err
+	}
+	b, stop := s.prepare(ctx, p)
+	defer stop()
+	_, mv := s.s.root(&b, m-1, m+1)
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	return m, mv, nil
+}
+
 // Result is the outcome of a position under best play.
 type Result struct {
 	// Value is the outcome for the side to move.
