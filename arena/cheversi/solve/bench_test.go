@@ -39,9 +39,15 @@ func BenchmarkSolveUnitLastTwo(b *testing.B) {
 }
 
 // BenchmarkSolveUnitSquares solves the same units under the scoring
-// "squares", which has no code of its own for the last plies.
+// "squares", whose last two plies have a pass of their own (lastTwoSquares).
 func BenchmarkSolveUnitSquares(b *testing.B) {
 	benchUnit(b, 10, game.Setting{Key: "scoring", Value: "squares"})
+}
+
+// BenchmarkSolveUnitTouchAny solves the same units under touch=any, where
+// a piece may go next to a piece of either colour: more moves a ply.
+func BenchmarkSolveUnitTouchAny(b *testing.B) {
+	benchUnit(b, 10, game.Setting{Key: "touch", Value: "any"})
 }
 
 func benchUnit(b *testing.B, etc int, set ...game.Setting) {

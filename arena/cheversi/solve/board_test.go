@@ -48,6 +48,7 @@ var lastPliesRules = []struct {
 	set  []game.Setting
 }{
 	{"attacks", nil},
+	{"attacks touch=any", []game.Setting{{Key: "touch", Value: "any"}}},
 	{"squares", []game.Setting{{Key: "scoring", Value: "squares"}}},
 }
 
@@ -99,6 +100,44 @@ func TestLastTwoWindows(t *testing.T) {
 						t.Fatalf("%s: threshold %d: search %d, exact %d", p.Text(), th, v, want)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestPairBound checks, for every last move of White in random positions
+// at ply 14, lastTwo's tables against playing both last moves: pair gives
+// the exact change of White's margin and bound never less than it.
+func TestPairBound(t *testing.T) {
+	for _, rs := range lastPliesRules[:2] {
+		t.Run(rs.name, func(t *testing.T) {
+			rules, _ := cheversi.New("cheversi", rs.set)
+			r := rand.New(rand.NewPCG(5, 6))
+			exact := 0
+			for range 300 {
+				p := randomPosition(t, r, rules, cheversi.MaxPlies-2)
+				b := newBoard(&p)
+				targets := p.Targets()
+				k, squares := lastKind(&targets)
+				var pt pairTables
+				pt.make(&b, squares)
+				pt.makeSliders(&b, squares)
+				for sq := squares; sq != 0; sq &= sq - 1 {
+					s := cheversi.Square(bits.TrailingZeros64(sq))
+					q := p
+					q.Play(cheversi.NewMove(k, s))
+					want := -reference(&q) - b.margin
+					got, bound := pt.pair(&b, k, s), pt.bound(&b, k, s)
+					if got != want || bound < want {
+						t.Fatalf("%s: %v@%v: pair %d, bound %d, exact %d", p.Text(), k, s, got, bound, want)
+					}
+					if bound == want {
+						exact++
+					}
+				}
+			}
+			if exact == 0 {
+				t.Error("the bound was never exact")
 			}
 		})
 	}

@@ -29,7 +29,7 @@ func ExampleSolver() {
 		panic(err)
 	}
 	fmt.Println(r.Value, r.Move, m)
-	// Output: loss R@c2 -8
+	// Output: loss R@d2 -8
 }
 
 // ExampleMarginBounds combines what two solves of cheversi say, each under

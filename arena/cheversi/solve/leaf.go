@@ -73,7 +73,10 @@ func bestKing(b *board, cand uint64) int {
 // beta): White places its last piece on s, then Black's King goes on an
 // empty square t next to s. The first s it tries (killer, when legal, is
 // the square that last decided a position like this) it plays; for the
-// others it plays neither move: the margin after both is the margin now,
+// others it plays neither move. For each it first reads an upper bound
+// (pairTables.bound), which settles nearly every square: most positions
+// here are lost for White, by more than the bound's slack. Where the bound
+// does not settle s, the margin after both moves is the margin now,
 // changed by what filling s and t costs each side and what the two new
 // pieces attack, read from tables made once for the position (pt) and
 // corrected, for each pair s, t, by the few sliders in line with both. It
@@ -97,9 +100,17 @@ func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer ch
 		return best, first
 	}
 	pt.make(b, targets)
-	for ; targets != 0; targets &= targets - 1 {
-		s := cheversi.Square(bits.TrailingZeros64(targets))
-		v := b.margin + pt.pair(b, k, s)
+	sliders := false
+	for t := targets; t != 0; t &= t - 1 {
+		s := cheversi.Square(bits.TrailingZeros64(t))
+		v := b.margin + pt.bound(b, k, s)
+		if v > alpha {
+			if !sliders {
+				pt.makeSliders(b, targets)
+				sliders = true
+			}
+			v = b.margin + pt.pair(b, k, s)
+		}
 		if v > best {
 			best = v
 			if v >= beta {
@@ -114,21 +125,20 @@ func lastTwo(b *board, t *[cheversi.NumPieces]uint64, alpha, beta int, killer ch
 type pairTables struct {
 	// loss[x] is what White's pieces lose, minus what Black's lose, when
 	// the empty square x fills (see lossTable), for the targets and their
-	// neighbours.
-	loss [cheversi.NumSquares]int16
+	// neighbours; kept[x] is the same without what White's sliders lose.
+	loss, kept [cheversi.NumSquares]int16
 	// sliders[s] holds the sliders (bit i for piece i) that attack the
 	// target s, and dir[s][i] the direction of the ray on which piece i
-	// does.
+	// does (made by makeSliders).
 	sliders [cheversi.NumSquares]uint16
 	dir     [cheversi.NumSquares][cheversi.MaxPlies]uint8
 }
 
-// make fills pt for the squares of targets, White's last moves.
+// make fills pt's loss tables for the squares of targets, White's last
+// moves, and their neighbours.
 func (pt *pairTables) make(b *board, targets uint64) {
 	pt.loss = [cheversi.NumSquares]int16{}
-	for t := targets; t != 0; t &= t - 1 {
-		pt.sliders[bits.TrailingZeros64(t)] = 0
-	}
+	pt.kept = [cheversi.NumSquares]int16{}
 	empty := ^b.occ
 	mask := targets | neighbours(targets)
 	want := empty & mask
@@ -139,7 +149,9 @@ func (pt *pairTables) make(b *board, targets uint64) {
 		}
 		if b.slider>>i&1 == 0 {
 			for a := b.att[i] & want; a != 0; a &= a - 1 {
-				pt.loss[bits.TrailingZeros64(a)] += sign
+				x := bits.TrailingZeros64(a)
+				pt.loss[x] += sign
+				pt.kept[x] += sign
 			}
 			continue
 		}
@@ -149,14 +161,57 @@ func (pt *pairTables) make(b *board, targets uint64) {
 			seg := b.att[i] & rays[d][sq] & empty
 			for a := seg & mask; a != 0; a &= a - 1 {
 				x := bits.TrailingZeros64(a)
-				pt.loss[x] += sign * int16(1+bits.OnesCount64(seg&rays[d][x]))
-				if targets&(1<<x) != 0 {
-					pt.sliders[x] |= 1 << i
-					pt.dir[x][i] = uint8(d)
+				l := sign * int16(1+bits.OnesCount64(seg&rays[d][x]))
+				pt.loss[x] += l
+				if sign < 0 {
+					pt.kept[x] += l
 				}
 			}
 		}
 	}
+}
+
+// makeSliders fills pt's slider tables for the squares of targets.
+func (pt *pairTables) makeSliders(b *board, targets uint64) {
+	for t := targets; t != 0; t &= t - 1 {
+		pt.sliders[bits.TrailingZeros64(t)] = 0
+	}
+	for i := range b.n {
+		if b.slider>>i&1 == 0 || b.att[i]&targets == 0 {
+			continue
+		}
+		for ds := b.dirs[i]; ds != 0; ds &= ds - 1 {
+			d := bits.TrailingZeros8(ds)
+			for a := b.att[i] & rays[d][b.sq[i]] & targets; a != 0; a &= a - 1 {
+				x := bits.TrailingZeros64(a)
+				pt.sliders[x] |= 1 << i
+				pt.dir[x][i] = uint8(d)
+			}
+		}
+	}
+}
+
+// bound returns an upper bound on pair(b, k, s), from the loss tables
+// alone. Black's King on t changes White's margin by pair's e(t), at most
+// -kept[t] minus the empty squares the King attacks: what pair subtracts
+// for White's new piece attacking t is never negative, and its correction
+// for the sliders in line with s and t at most gives back what White's
+// sliders lose at t, which kept leaves out.
+func (pt *pairTables) bound(b *board, k cheversi.Piece, s cheversi.Square) int {
+	empty := ^b.occ
+	cand := kingSquares[s] & empty
+	if cand == 0 {
+		return -NoMoves // Black's King has nowhere to go
+	}
+	occ1 := b.occ | 1<<s
+	empty1 := ^occ1
+	na := cheversi.Attacks(k, s, occ1)
+	worst := 1 << 30
+	for c := cand; c != 0; c &= c - 1 {
+		x := bits.TrailingZeros64(c)
+		worst = min(worst, -int(pt.kept[x])-bits.OnesCount64(kingSquares[x]&empty1))
+	}
+	return -int(pt.loss[s]) + bits.OnesCount64(na&empty1) + worst
 }
 
 // pair returns the change of White's margin when White places k on s
