@@ -35,8 +35,11 @@ func TestStartSolution(t *testing.T) {
 		{[]game.Setting{{Key: "queen_call", Value: "false"}, {Key: "komi", Value: "-0.5"}}, "black wins", "black at least 1 point ahead before komi"},
 		{[]game.Setting{{Key: "queen_call", Value: "false"}, {Key: "komi", Value: "-1"}}, "black at least draws", "black does not lose with perfect play (at least a draw; a win not proved)"},
 		{[]game.Setting{{Key: "bishops_opposite", Value: "false"}}, "black wins", "black wins with perfect play; best play leaves black at least 1 point ahead"},
-		{[]game.Setting{{Key: "black_king_last", Value: "false"}}, "black wins", "black wins with perfect play; best play leaves black at least 1 point ahead"},
-		{[]game.Setting{{Key: "black_king_last", Value: "false"}, {Key: "komi", Value: "-1"}}, "black at least draws", "a win not proved"},
+		// Wins under komi 0 and komi -2: the margin is at least 3.
+		{[]game.Setting{{Key: "black_king_last", Value: "false"}}, "black wins", "black wins with perfect play; best play leaves black at least 3 points ahead"},
+		{[]game.Setting{{Key: "black_king_last", Value: "false"}, {Key: "komi", Value: "-2"}}, "black wins", "black at least 3 points ahead before komi"},
+		{[]game.Setting{{Key: "black_king_last", Value: "false"}, {Key: "komi", Value: "-2.5"}}, "black wins", "black at least 3 points ahead before komi"},
+		{[]game.Setting{{Key: "black_king_last", Value: "false"}, {Key: "komi", Value: "-3"}}, "black at least draws", "a win not proved"},
 		{[]game.Setting{{Key: "scoring", Value: "squares"}}, "black wins", "black wins with perfect play; best play leaves black at least 1 point ahead"},
 		{[]game.Setting{{Key: "touch", Value: "none"}}, "", ""},
 	}
